@@ -1,0 +1,26 @@
+export type DatabaseConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  readerPort: number;
+  adminPort: number;
+  logLevel: string;
+  database: DatabaseConfig;
+  storageDir: string;
+  /** without trailing slash */
+  publicBaseUrl: string;
+  jwt: { secret: string; generatedSecret: boolean; expiresIn: string };
+  firstOperator: { username: string; password: string | undefined } | undefined;
+  redisUrl: string | undefined;
+  corsOrigin: true | string[];
+  rateLimit: { perMinute: number; loginPerMinute: number };
+  platforms: {
+    timeoutMs: number;
+    wechat: { baseUrl: string; secrets: Record<string, string> };
+    alipay: { gateway: string; keys: Record<string, { privateKeyFile: string; publicKeyFile: string }> };
+  };
+  upload: { maxBytes: number; maxEntries: number; maxUncompressedBytes: number; graceMinutes: number };
+  demoCatalogue: boolean;
+  banner: { img: string; title: string; subTitle: string; url: string };
+}

@@ -1,0 +1,53 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Every environment variable the services read, with its default. README's configuration table is
+ * written from this schema, so a variable documented there and missing here is a bug.
+ */
+export const EnvSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+  }),
+  HOST: Type.String({ default: '127.0.0.1', description: 'interface both services listen on' }),
+  READER_PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65535 }),
+  ADMIN_PORT: Type.Integer({ default: 3001, minimum: 0, maximum: 65535 }),
+  DATABASE_URL: Type.String({
+    default: './data/library.db',
+    minLength: 1,
+    description: 'postgres://... for PostgreSQL, otherwise the path of the SQLite file',
+  }),
+  STORAGE_DIR: Type.String({ default: './data/storage', minLength: 1 }),
+  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000', pattern: '^https?://' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  JWT_EXPIRES_IN: Type.String({ default: '1h', pattern: '^[0-9]+[smhd]?$' }),
+  ADMIN_USERNAME: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  CORS_ORIGIN: Type.String({ default: '*', description: "comma-separated origins, '*' for any" }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 1200, minimum: 1 }),
+  LOGIN_ATTEMPTS_PER_MINUTE: Type.Integer({ default: 10, minimum: 1 }),
+  WECHAT_API_BASE: Type.String({ default: 'https://api.weixin.qq.com', pattern: '^https?://' }),
+  WECHAT_APP_SECRETS: Type.String({ default: '', description: 'appId=secret pairs, comma-separated' }),
+  ALIPAY_GATEWAY: Type.String({ default: 'https://openapi.alipay.com/gateway.do', pattern: '^https?://' }),
+  ALIPAY_APP_KEYS: Type.String({
+    default: '',
+    description: 'appId=privateKeyFile:alipayPublicKeyFile triples, comma-separated (PEM files)',
+  }),
+  PLATFORM_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
+  UPLOAD_MAX_BYTES: Type.Integer({ default: 150 * MiB, minimum: 1024 }),
+  EPUB_MAX_ENTRIES: Type.Integer({ default: 10_000, minimum: 1 }),
+  EPUB_MAX_UNCOMPRESSED_BYTES: Type.Integer({ default: 512 * MiB, minimum: 1024 }),
+  UPLOAD_GRACE_MINUTES: Type.Integer({ default: 24 * 60, minimum: 1 }),
+  DEMO_CATALOGUE: Type.Boolean({ default: true, description: 'import the demo books on an empty catalogue' }),
+  BANNER_IMG: Type.String({ default: '' }),
+  BANNER_TITLE: Type.String({ default: 'Read something new today' }),
+  BANNER_SUBTITLE: Type.String({ default: 'Fresh picks from the catalogue' }),
+  BANNER_URL: Type.String({ default: '' }),
+});
+export type Env = Static<typeof EnvSchema>;

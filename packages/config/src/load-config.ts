@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import envSchema from 'env-schema';
+import { EnvSchema } from './env.schema.js';
+import type { AppConfig } from './config.types.js';
+import { parsePairs } from './pairs.js';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface LoadConfigOptions {
+  /** read `.env` from the working directory when present (default true; tests pass false) */
+  dotenv?: boolean;
+}
+
+/** Validates the environment once, at start, and turns it into the typed config the apps receive. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadConfigOptions = {}): AppConfig {
+  const useDotenv = (options.dotenv ?? true) && existsSync('.env');
+  let raw: ReturnType<typeof validate>;
+  try {
+    raw = validate(env, useDotenv);
+  } catch (err) {
+    throw new ConfigError(`invalid configuration: ${(err as Error).message}`);
+  }
+  const production = raw.NODE_ENV === 'production';
+  if (production && !raw.JWT_SECRET) {
+    throw new ConfigError('JWT_SECRET (at least 32 characters) is required when NODE_ENV=production');
+  }
+  if (production && raw.ADMIN_USERNAME && !raw.ADMIN_PASSWORD) {
+    throw new ConfigError('ADMIN_PASSWORD is required with ADMIN_USERNAME when NODE_ENV=production');
+  }
+  const isPostgres = /^postgres(ql)?:\/\//.test(raw.DATABASE_URL);
+  return {
+    env: raw.NODE_ENV,
+    host: raw.HOST,
+    readerPort: raw.READER_PORT,
+    adminPort: raw.ADMIN_PORT,
+    logLevel: raw.LOG_LEVEL,
+    database: isPostgres
+      ? { dialect: 'postgres', url: raw.DATABASE_URL }
+      : { dialect: 'sqlite', file: raw.DATABASE_URL === ':memory:' ? ':memory:' : resolve(raw.DATABASE_URL) },
+    storageDir: resolve(raw.STORAGE_DIR),
+    publicBaseUrl: raw.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    jwt: {
+      secret: raw.JWT_SECRET ?? randomBytes(32).toString('hex'),
+      generatedSecret: !raw.JWT_SECRET,
+      expiresIn: raw.JWT_EXPIRES_IN,
+    },
+    firstOperator: raw.ADMIN_USERNAME ? { username: raw.ADMIN_USERNAME, password: raw.ADMIN_PASSWORD } : undefined,
+    redisUrl: raw.REDIS_URL,
+    corsOrigin: raw.CORS_ORIGIN === '*' ? true : raw.CORS_ORIGIN.split(',').map((s) => s.trim()).filter(Boolean),
+    rateLimit: { perMinute: raw.RATE_LIMIT_PER_MINUTE, loginPerMinute: raw.LOGIN_ATTEMPTS_PER_MINUTE },
+    platforms: {
+      timeoutMs: raw.PLATFORM_TIMEOUT_MS,
+      wechat: { baseUrl: raw.WECHAT_API_BASE, secrets: parsePairs(raw.WECHAT_APP_SECRETS, 'WECHAT_APP_SECRETS') },
+      alipay: { gateway: raw.ALIPAY_GATEWAY, keys: parseAlipayKeys(raw.ALIPAY_APP_KEYS) },
+    },
+    upload: {
+      maxBytes: raw.UPLOAD_MAX_BYTES,
+      maxEntries: raw.EPUB_MAX_ENTRIES,
+      maxUncompressedBytes: raw.EPUB_MAX_UNCOMPRESSED_BYTES,
+      graceMinutes: raw.UPLOAD_GRACE_MINUTES,
+    },
+    demoCatalogue: raw.DEMO_CATALOGUE,
+    banner: { img: raw.BANNER_IMG, title: raw.BANNER_TITLE, subTitle: raw.BANNER_SUBTITLE, url: raw.BANNER_URL },
+  };
+}
+
+function validate(env: Record<string, string | undefined>, dotenv: boolean) {
+  const data = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k in EnvSchema.properties && v !== undefined && v !== ''),
+  );
+  const parsed = envSchema({ schema: structuredClone(EnvSchema), data, env: false, dotenv });
+  // env-schema has coerced and defaulted; TypeBox re-checks so the static type is honest.
+  return Value.Parse(EnvSchema, parsed);
+}
+
+function parseAlipayKeys(value: string): Record<string, { privateKeyFile: string; publicKeyFile: string }> {
+  const out: Record<string, { privateKeyFile: string; publicKeyFile: string }> = {};
+  for (const [appId, files] of Object.entries(parsePairs(value, 'ALIPAY_APP_KEYS'))) {
+    const [privateKeyFile, publicKeyFile] = files.split(':');
+    if (!privateKeyFile || !publicKeyFile) {
+      throw new ConfigError(`ALIPAY_APP_KEYS: "${appId}" needs privateKeyFile:publicKeyFile`);
+    }
+    out[appId] = { privateKeyFile: resolve(privateKeyFile), publicKeyFile: resolve(publicKeyFile) };
+  }
+  return out;
+}

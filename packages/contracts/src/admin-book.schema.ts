@@ -1,0 +1,77 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { contentsProperties } from './contents.schema.js';
+import { fileNameParam, MaxLength, pageParam, pageSizeParam } from './fields.js';
+
+/** Administration e-book without contents (spec §2.10). */
+export const AdminBook = Type.Object(
+  {
+    id: Type.String({ description: 'E-book id.' }),
+    fileName: Type.String({ description: 'File name, the unique identifier of the book.' }),
+    title: Type.String({ description: 'Title.' }),
+    author: Type.String({ description: 'Author.' }),
+    publisher: Type.String({ description: 'Publisher.' }),
+    language: Type.String({ description: 'Language.' }),
+    category: Type.Integer({ description: 'Category id.' }),
+    categoryText: Type.String({ description: 'Category name.' }),
+    cover: Type.String({ description: 'Cover URL.' }),
+    rootFile: Type.String({ description: 'Root file path.' }),
+  },
+  { $id: 'AdminBook', description: 'Administration e-book (spec §2.10).' },
+);
+export type AdminBook = Static<typeof AdminBook>;
+
+/** Administration e-book with contents and contentsTree: GET /book/get and POST /book/upload (spec §2.10). */
+export const AdminBookDetail = Type.Object(
+  { ...AdminBook.properties, ...contentsProperties() },
+  { $id: 'AdminBookDetail', description: 'Administration e-book with its table of contents (spec §2.10).' },
+);
+export type AdminBookDetail = Static<typeof AdminBookDetail>;
+
+/** Administration category (spec §2.12). */
+export const AdminCategory = Type.Object(
+  {
+    label: Type.String({ description: 'Category name.' }),
+    value: Type.Integer({ description: 'Category id.' }),
+    num: Type.Integer({ minimum: 0, description: 'Number of e-books in the category.' }),
+  },
+  { $id: 'AdminCategory', description: 'Administration category (spec §2.12).' },
+);
+export type AdminCategory = Static<typeof AdminCategory>;
+
+/** GET /book/list query (spec §4.11, decisions.md §4). */
+export const BookListQuery = Type.Object(
+  {
+    page: Type.Optional(pageParam()),
+    pageSize: Type.Optional(pageSizeParam()),
+    sort: Type.Optional(
+      Type.String({
+        pattern: '^[+-]?[A-Za-z]+$',
+        maxLength: 32,
+        description: 'Sort field, "+field" ascending or "-field" descending, over a fixed list of fields.',
+      }),
+    ),
+    title: Type.Optional(Type.String({ maxLength: MaxLength.filter, description: 'Title substring.' })),
+    author: Type.Optional(Type.String({ maxLength: MaxLength.filter, description: 'Author substring.' })),
+    category: Type.Optional(
+      Type.String({ maxLength: MaxLength.filter, description: 'Category name (exact match).' }),
+    ),
+  },
+  { $id: 'BookListQuery', description: 'E-book list query (spec §4.11). Filters combine with AND.' },
+);
+export type BookListQuery = Static<typeof BookListQuery>;
+
+/** GET /book/delete query (spec §4.11). */
+export const FileNameQuery = Type.Object(
+  { fileName: fileNameParam() },
+  { $id: 'FileNameQuery', description: 'Query naming one e-book.' },
+);
+export type FileNameQuery = Static<typeof FileNameQuery>;
+
+/** GET /book/get query (spec §4.11): missing or unknown fileName is code -1 (decisions.md §4). */
+export const OptionalFileNameQuery = Type.Object(
+  {
+    fileName: Type.Optional(Type.String({ maxLength: MaxLength.fileName, description: 'E-book file name.' })),
+  },
+  { $id: 'OptionalFileNameQuery', description: 'Query optionally naming one e-book.' },
+);
+export type OptionalFileNameQuery = Static<typeof OptionalFileNameQuery>;

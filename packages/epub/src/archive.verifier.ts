@@ -1,0 +1,32 @@
+import { EpubError } from './errors.js';
+import type { SafeZip } from './safe-unzip.js';
+import { descendants, parseXml } from './xml.js';
+import { decodeXml, looksLikeXml, stripSafeDoctype } from './xml-guard.js';
+
+const ENCRYPTION_PATH = 'META-INF/encryption.xml';
+
+/** Font obfuscation (IDPF and Adobe) is common in retail books and leaves the text readable. */
+const FONT_OBFUSCATION = new Set(['http://www.idpf.org/2008/embedding', 'http://ns.adobe.com/pdf/enc#RC']);
+
+/**
+ * Inflates every entry once (CRC, real sizes, totals) and refuses DTDs and entities in every XML
+ * document, so that a book that passes parsing can be unpacked and served without surprises.
+ */
+export function verifyArchive(zip: SafeZip): void {
+  for (const entry of zip.entries) {
+    if (entry.isDirectory) continue;
+    const data = zip.read(entry.name);
+    if (looksLikeXml(entry.name)) stripSafeDoctype(decodeXml(data), entry.name);
+  }
+  assertNotDrmEncrypted(zip);
+}
+
+function assertNotDrmEncrypted(zip: SafeZip): void {
+  if (!zip.has(ENCRYPTION_PATH)) return;
+  const doc = parseXml(zip.read(ENCRYPTION_PATH), ENCRYPTION_PATH, false);
+  const algorithms = descendants(doc, 'EncryptionMethod').map((m) => m.attrs.Algorithm ?? '');
+  const drm = algorithms.find((a) => !FONT_OBFUSCATION.has(a));
+  if (drm !== undefined) {
+    throw new EpubError('ENCRYPTED', `the book is DRM-encrypted (${drm || 'unknown algorithm'}) and cannot be read`);
+  }
+}

@@ -1,0 +1,24 @@
+import { EpubError } from './errors.js';
+import type { SafeZip } from './safe-unzip.js';
+import { safeDecode } from './paths.js';
+import { descendants, parseXml } from './xml.js';
+
+export const CONTAINER_PATH = 'META-INF/container.xml';
+
+/** Path of the first OPF rootfile named by META-INF/container.xml. */
+export function readRootFile(zip: SafeZip): string {
+  if (!zip.has(CONTAINER_PATH)) {
+    throw new EpubError('MISSING_CONTAINER', `${CONTAINER_PATH} is missing: not an EPUB`);
+  }
+  const doc = parseXml(zip.read(CONTAINER_PATH), CONTAINER_PATH);
+  const rootfiles = descendants(doc, 'rootfile');
+  const opf =
+    rootfiles.find((r) => r.attrs['media-type'] === 'application/oebps-package+xml' && r.attrs['full-path']) ??
+    rootfiles.find((r) => r.attrs['full-path']);
+  const fullPath = opf?.attrs['full-path']?.trim();
+  if (!fullPath) throw new EpubError('MISSING_OPF', `${CONTAINER_PATH} names no rootfile`);
+  const actual = zip.resolveName(fullPath) ?? zip.resolveName(safeDecode(fullPath));
+  if (!actual) throw new EpubError('MISSING_OPF', `the package document ${JSON.stringify(fullPath)} is missing`);
+  return actual;
+}
+

@@ -1,0 +1,85 @@
+import { EpubError } from './errors.js';
+import type { ManifestItem, OpfPackage } from './opf.parser.js';
+import { baseName, dirOf, resolveHref } from './paths.js';
+import type { SafeZip } from './safe-unzip.js';
+import type { EpubCover } from './types.js';
+import { descendants, parseXml } from './xml.js';
+
+const IMAGE_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
+
+export function mediaTypeFromPath(path: string): string {
+  const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  return IMAGE_TYPES[ext] ?? '';
+}
+
+/**
+ * Strategies from most to least explicit: EPUB 3 `cover-image` property, EPUB 2 `<meta name="cover">`,
+ * the guide's cover page (its first image), then a manifest image that looks like a cover, then the first.
+ */
+export function resolveCover(zip: SafeZip, opf: OpfPackage): EpubCover | null {
+  const images = opf.manifest.filter((i) => isImage(i) && zip.has(i.path));
+  const asCover = (item: ManifestItem | undefined): EpubCover | null =>
+    item && isImage(item) && zip.has(item.path) ? toCover(zip, item.path, item.mediaType) : null;
+
+  const byProperty = asCover(opf.manifest.find((i) => i.properties.includes('cover-image')));
+  if (byProperty) return byProperty;
+
+  if (opf.coverMetaContent) {
+    const content = opf.coverMetaContent;
+    const byMeta =
+      asCover(opf.byId.get(content)) ?? asCover(opf.manifest.find((i) => i.path === resolveHref(opf.dir, content)?.path));
+    if (byMeta) return byMeta;
+  }
+
+  for (const ref of opf.guide.filter((r) => r.type === 'cover' || r.type === 'title-page')) {
+    const found = coverFromPage(zip, ref.path, opf);
+    if (found) return found;
+  }
+
+  const named = images.find((i) => /cover/i.test(i.id) || /cover/i.test(baseName(i.path)));
+  const fallback = named ?? images[0];
+  return fallback ? toCover(zip, fallback.path, fallback.mediaType) : null;
+}
+
+function isImage(item: ManifestItem): boolean {
+  return item.path !== '' && (item.mediaType.startsWith('image/') || mediaTypeFromPath(item.path) !== '');
+}
+
+function toCover(zip: SafeZip, path: string, mediaType: string): EpubCover {
+  const href = zip.resolveName(path) ?? path;
+  return { href, mediaType: mediaType.startsWith('image/') ? mediaType : mediaTypeFromPath(href) };
+}
+
+/** A guide cover may point at the image itself or at an XHTML page showing it. */
+function coverFromPage(zip: SafeZip, pagePath: string, opf: OpfPackage): EpubCover | null {
+  if (!zip.has(pagePath)) return null;
+  const direct = mediaTypeFromPath(pagePath);
+  if (direct) return toCover(zip, pagePath, opf.manifest.find((i) => i.path === pagePath)?.mediaType ?? direct);
+  let doc: ReturnType<typeof parseXml>;
+  try {
+    doc = parseXml(zip.read(pagePath), pagePath, false);
+  } catch (err) {
+    // A DTD in the cover page is refused like anywhere else; a merely broken page is skipped.
+    if (err instanceof EpubError && err.code === 'XML_DTD') throw err;
+    return null;
+  }
+  const candidates = [
+    ...descendants(doc, 'img').map((n) => n.attrs.src),
+    ...descendants(doc, 'image').map((n) => n.attrs.href),
+  ];
+  for (const src of candidates) {
+    const target = src ? resolveHref(dirOf(pagePath), src) : null;
+    if (target?.path && zip.has(target.path)) {
+      const type = opf.manifest.find((i) => i.path === target.path)?.mediaType ?? '';
+      return toCover(zip, target.path, type.startsWith('image/') ? type : mediaTypeFromPath(target.path));
+    }
+  }
+  return null;
+}

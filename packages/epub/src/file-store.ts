@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { EpubError } from './errors.js';
+import { type EpubLimits, resolveLimits } from './limits.js';
+import { openEpubZip } from './parse-epub.js';
+import type { SafeZip } from './safe-unzip.js';
+import type { EpubCover, ParsedEpub } from './types.js';
+
+/** Letters, digits, `.`, `_`, `-`; no leading dot (so never `.`, `..` or `.tmp`); at most 128. */
+export const FILE_NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+
+export function assertValidFileName(fileName: string): void {
+  if (typeof fileName !== 'string' || !FILE_NAME_PATTERN.test(fileName)) {
+    throw new EpubError('INVALID_FILE_NAME', `invalid book file name ${JSON.stringify(String(fileName).slice(0, 140))}`);
+  }
+}
+
+export interface BookPaths {
+  epub: string;
+  unzip: string;
+  imgDir: string;
+}
+
+export interface StoredBook {
+  fileName: string;
+  epubPath: string;
+  unzipPath: string;
+  coverPath: string | null;
+  /** Paths relative to the store root, as served under `/res/`. */
+  relative: { epub: string; unzip: string; cover: string | null };
+}
+
+const COVER_EXT: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/svg+xml': 'svg',
+};
+
+/**
+ * The book file store of decisions.md §1. Each import is assembled in `<root>/.tmp/<random>/` (same
+ * file system, so `rename` is atomic) and moved into place part by part, the `.epub` last: a present
+ * epub file therefore means a complete book, and removal deletes the epub first for the same reason.
+ */
+export class FileStore {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  paths(fileName: string): BookPaths {
+    assertValidFileName(fileName);
+    return {
+      epub: join(this.root, 'epub', `${fileName}.epub`),
+      unzip: join(this.root, 'unzip', fileName),
+      imgDir: join(this.root, 'img'),
+    };
+  }
+
+  async hasBook(fileName: string): Promise<boolean> {
+    return exists(this.paths(fileName).epub);
+  }
+
+  /** Verifies, unpacks and stores a book; on any failure nothing of it remains on disk. */
+  async putBook(fileName: string, epub: Buffer, parsed: ParsedEpub, limits?: Partial<EpubLimits>): Promise<StoredBook> {
+    const paths = this.paths(fileName);
+    if ((await exists(paths.epub)) || (await exists(paths.unzip)) || (await this.findCover(fileName))) {
+      throw new EpubError('BOOK_EXISTS', `a book named ${fileName} is already stored`);
+    }
+    // Refusals happen here, before the first byte is written.
+    const zip = openEpubZip(epub, resolveLimits(limits));
+    const ext = parsed.cover ? coverExtension(parsed.cover) : null;
+    const coverPath = ext ? join(paths.imgDir, `${fileName}.${ext}`) : null;
+
+    const tmpRoot = join(this.root, '.tmp');
+    const tmp = join(tmpRoot, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const moved: string[] = [];
+    try {
+      await mkdir(tmp, { recursive: true });
+      await unpackTo(zip, join(tmp, 'unzip'));
+      if (parsed.cover && coverPath && zip.has(parsed.cover.href)) {
+        await writeFile(join(tmp, 'cover'), zip.read(parsed.cover.href), { flag: 'wx' });
+      }
+      await writeFile(join(tmp, 'book.epub'), epub, { flag: 'wx' });
+
+      await mkdir(dirname(paths.unzip), { recursive: true });
+      await rename(join(tmp, 'unzip'), paths.unzip);
+      moved.push(paths.unzip);
+      let storedCover: string | null = null;
+      if (coverPath && (await exists(join(tmp, 'cover')))) {
+        await mkdir(paths.imgDir, { recursive: true });
+        await rename(join(tmp, 'cover'), coverPath);
+        moved.push(coverPath);
+        storedCover = coverPath;
+      }
+      await mkdir(dirname(paths.epub), { recursive: true });
+      if (await exists(paths.epub)) throw new EpubError('BOOK_EXISTS', `a book named ${fileName} is already stored`);
+      await rename(join(tmp, 'book.epub'), paths.epub);
+      return {
+        fileName,
+        epubPath: paths.epub,
+        unzipPath: paths.unzip,
+        coverPath: storedCover,
+        relative: {
+          epub: `epub/${fileName}.epub`,
+          unzip: `unzip/${fileName}`,
+          cover: storedCover ? `img/${fileName}.${ext}` : null,
+        },
+      };
+    } catch (err) {
+      for (const path of moved.reverse()) await rm(path, { recursive: true, force: true });
+      if (err instanceof EpubError) throw err;
+      throw new EpubError('STORE_FAILED', `could not store ${fileName}: ${(err as Error).message}`, { cause: err });
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
+  /** Idempotent; the epub goes first so a half-removed book no longer counts as present. */
+  async removeBook(fileName: string): Promise<void> {
+    const paths = this.paths(fileName);
+    await rm(paths.epub, { force: true });
+    await rm(paths.unzip, { recursive: true, force: true });
+    for (const name of await listDir(paths.imgDir)) {
+      if (stem(name) === fileName) await rm(join(paths.imgDir, name), { force: true });
+    }
+  }
+
+  /** Absolute path of the stored cover image, or null. */
+  async findCover(fileName: string): Promise<string | null> {
+    const { imgDir } = this.paths(fileName);
+    const name = (await listDir(imgDir)).find((n) => stem(n) === fileName);
+    return name ? join(imgDir, name) : null;
+  }
+
+  /** Every file name with any part on disk (complete or not), for orphan cleanup by the caller. */
+  async listFileNames(): Promise<string[]> {
+    const names = new Set<string>();
+    for (const n of await listDir(join(this.root, 'epub'))) if (n.endsWith('.epub')) names.add(n.slice(0, -5));
+    for (const n of await listDir(join(this.root, 'unzip'))) names.add(n);
+    for (const n of await listDir(join(this.root, 'img'))) names.add(stem(n));
+    return [...names].filter((n) => FILE_NAME_PATTERN.test(n)).sort();
+  }
+
+  /** Removes leftovers of crashed imports older than `olderThanMs`; returns how many were removed. */
+  async cleanTemp(olderThanMs = 0): Promise<number> {
+    const tmpRoot = join(this.root, '.tmp');
+    let removed = 0;
+    for (const name of await listDir(tmpRoot)) {
+      const path = join(tmpRoot, name);
+      const info = await stat(path).catch(() => null);
+      if (info && Date.now() - info.mtimeMs >= olderThanMs) {
+        await rm(path, { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}
+
+async function unpackTo(zip: SafeZip, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const entry of zip.entries) {
+    const target = resolve(dir, entry.name);
+    // Names were validated in SafeZip; this re-check guards against any future change there.
+    if (!target.startsWith(dir + sep)) throw new EpubError('UNSAFE_PATH', `entry ${entry.name} escapes the book folder`);
+    if (entry.isDirectory) {
+      await mkdir(target, { recursive: true });
+    } else {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, zip.read(entry.name), { flag: 'wx', mode: 0o644 });
+    }
+  }
+}
+
+function coverExtension(cover: EpubCover): string | null {
+  const fromType = COVER_EXT[cover.mediaType];
+  if (fromType) return fromType;
+  const ext = cover.href.slice(cover.href.lastIndexOf('.') + 1).toLowerCase();
+  return /^[a-z0-9]{1,5}$/.test(ext) ? ext : null;
+}
+
+function stem(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
+}

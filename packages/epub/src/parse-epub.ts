@@ -1,0 +1,89 @@
+import { readFile, stat } from 'node:fs/promises';
+import { verifyArchive } from './archive.verifier.js';
+import { readRootFile } from './container.parser.js';
+import { resolveCover } from './cover.resolver.js';
+import { EpubError } from './errors.js';
+import { type EpubLimits, resolveLimits } from './limits.js';
+import { readNavToc } from './nav.parser.js';
+import { readNcxToc } from './ncx.parser.js';
+import { readOpf } from './opf.parser.js';
+import { SafeZip } from './safe-unzip.js';
+import { spineToc } from './spine-toc.js';
+import { buildToc, countItems, type RawTocItem } from './toc.builder.js';
+import type { ParsedEpub, TocSource } from './types.js';
+
+/**
+ * Parses an EPUB (buffer or file path) after checking the whole archive against `limits`.
+ * Every refusal is an `EpubError`; a file that cannot be read from disk rejects with the fs error.
+ */
+export async function parseEpub(input: Buffer | Uint8Array | string, limits?: Partial<EpubLimits>): Promise<ParsedEpub> {
+  const resolved = resolveLimits(limits);
+  const buf = await loadInput(input, resolved);
+  try {
+    return parseBuffer(openEpubZip(buf, resolved));
+  } catch (err) {
+    if (err instanceof EpubError) throw err;
+    throw new EpubError('UNREADABLE', `the EPUB could not be read: ${(err as Error)?.message}`, { cause: err });
+  }
+}
+
+/** Opens and fully verifies an archive; FileStore uses the same gate before unpacking. */
+export function openEpubZip(buf: Buffer, limits: EpubLimits): SafeZip {
+  const zip = new SafeZip(buf, limits);
+  verifyArchive(zip);
+  return zip;
+}
+
+async function loadInput(input: Buffer | Uint8Array | string, limits: EpubLimits): Promise<Buffer> {
+  if (typeof input !== 'string') return Buffer.isBuffer(input) ? input : Buffer.from(input);
+  const info = await stat(input);
+  if (info.size > limits.maxArchiveBytes) {
+    throw new EpubError('TOO_LARGE', `the archive is ${info.size} bytes, over the ${limits.maxArchiveBytes} limit`);
+  }
+  return readFile(input);
+}
+
+function parseBuffer(zip: SafeZip): ParsedEpub {
+  const rootFile = readRootFile(zip);
+  const opf = readOpf(zip, rootFile);
+  const { items, source } = readToc(zip, opf);
+  const { contents, contentsTree } = buildToc(items);
+  return {
+    metadata: opf.metadata,
+    rootFile,
+    version: opf.version,
+    cover: resolveCover(zip, opf),
+    contents,
+    contentsTree,
+    tocSource: source,
+  };
+}
+
+/** nav (EPUB 3) before NCX (EPUB 2) before the spine; a broken or empty TOC falls through. */
+function readToc(zip: SafeZip, opf: ReturnType<typeof readOpf>): { items: RawTocItem[]; source: TocSource } {
+  const readers: [TocSource, () => RawTocItem[] | null][] = [
+    ['nav', () => readNavToc(zip, opf)],
+    ['ncx', () => readNcxToc(zip, opf)],
+    ['spine', () => spineToc(zip, opf)],
+  ];
+  for (const [source, read] of readers) {
+    let items: RawTocItem[] | null;
+    try {
+      items = read();
+    } catch (err) {
+      if (err instanceof EpubError && err.code === 'BROKEN_XML') continue;
+      throw err;
+    }
+    if (items && countItems(items) > 0) return { items: canonicalPaths(zip, items), source };
+  }
+  return { items: [], source: 'spine' };
+}
+
+/** Uses the archive's own spelling of each path, so `text` names a file that really exists. */
+function canonicalPaths(zip: SafeZip, items: RawTocItem[]): RawTocItem[] {
+  return items.map((item) => ({
+    ...item,
+    path: item.path ? (zip.resolveName(item.path) ?? item.path) : '',
+    children: canonicalPaths(zip, item.children),
+  }));
+}

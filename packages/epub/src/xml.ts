@@ -1,0 +1,96 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { EpubError } from './errors.js';
+import { decodeEntities, decodeXml, stripSafeDoctype } from './xml-guard.js';
+
+/** A minimal ordered DOM: enough for container, OPF, NCX and XHTML navigation documents. */
+export interface XNode {
+  name: string;
+  attrs: Record<string, string>;
+  children: (XNode | string)[];
+}
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  removeNSPrefix: true,
+  processEntities: false,
+  htmlEntities: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  stopNodes: ['*.script', '*.style'],
+});
+
+/**
+ * Parses XML bytes. `strict` runs the well-formedness validator first (container and OPF, whose
+ * breakage must be reported); lenient parsing serves navigation and content documents.
+ */
+export function parseXml(bytes: Uint8Array, where: string, strict = true): XNode {
+  const text = stripSafeDoctype(decodeXml(bytes), where);
+  if (strict) {
+    const result = XMLValidator.validate(text);
+    if (result !== true) {
+      throw new EpubError('BROKEN_XML', `${where} is not well-formed XML: ${result.err.msg} (line ${result.err.line})`);
+    }
+  }
+  let raw: unknown;
+  try {
+    raw = parser.parse(text);
+  } catch (err) {
+    throw new EpubError('BROKEN_XML', `${where} could not be parsed: ${(err as Error).message}`, { cause: err });
+  }
+  const root: XNode = { name: '#document', attrs: {}, children: convert(raw) };
+  if (!root.children.some((c) => typeof c !== 'string')) throw new EpubError('BROKEN_XML', `${where} has no root element`);
+  return root;
+}
+
+function convert(raw: unknown): (XNode | string)[] {
+  if (!Array.isArray(raw)) return [];
+  const out: (XNode | string)[] = [];
+  for (const item of raw as Record<string, unknown>[]) {
+    if (item === null || typeof item !== 'object') continue;
+    for (const [key, value] of Object.entries(item)) {
+      if (key === ':@') continue;
+      if (key === '#text') {
+        out.push(decodeEntities(String(value)));
+      } else {
+        const attrs: Record<string, string> = {};
+        const rawAttrs = item[':@'];
+        if (rawAttrs && typeof rawAttrs === 'object') {
+          for (const [k, v] of Object.entries(rawAttrs)) attrs[k] = decodeEntities(String(v));
+        }
+        out.push({ name: key, attrs, children: convert(value) });
+      }
+    }
+  }
+  return out;
+}
+
+export function elements(node: XNode, name?: string): XNode[] {
+  return node.children.filter((c): c is XNode => typeof c !== 'string' && (!name || c.name === name));
+}
+
+export function firstChild(node: XNode, name: string): XNode | undefined {
+  return elements(node, name)[0];
+}
+
+/** Depth-first, document-order search. */
+export function descendants(node: XNode, name: string, out: XNode[] = []): XNode[] {
+  for (const child of elements(node)) {
+    if (child.name === name) out.push(child);
+    descendants(child, name, out);
+  }
+  return out;
+}
+
+export function textOf(node: XNode): string {
+  const parts: string[] = [];
+  const walk = (n: XNode): void => {
+    for (const c of n.children) typeof c === 'string' ? parts.push(c) : walk(c);
+  };
+  walk(node);
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}
