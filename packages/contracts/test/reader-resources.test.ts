@@ -74,7 +74,8 @@ describe('spec §2.4 ShelfEntry', () => {
   it('accepts a shelf entry', () => {
     expect(check(ShelfEntry, { ...bookSummary, openId: 'o1', date: 1_700_000_000_000 })).toBe(true);
   });
-  it('requires openId and date', () => expect(check(ShelfEntry, { ...bookSummary, openId: 'o1' })).toBe(false));
+  it('requires openId and date', () =>
+    expect(check(ShelfEntry, { ...bookSummary, openId: 'o1' })).toBe(false));
 });
 
 describe('spec §4.1 HomeData', () => {
@@ -98,7 +99,8 @@ describe('spec §4.1 HomeData', () => {
 });
 
 describe('spec §2.7 HotSearchItem', () => {
-  it('accepts {title, fileName}', () => expect(check(HotSearchItem, { title: 't', fileName: 'f' })).toBe(true));
+  it('accepts {title, fileName}', () =>
+    expect(check(HotSearchItem, { title: 't', fileName: 'f' })).toBe(true));
 });
 
 describe('spec §2.8 SearchResult', () => {

@@ -65,7 +65,11 @@ export const contentsTree: ContentsNode[] = [
   },
 ];
 
-export const contents: ContentsEntry[] = [entry('p1', 0, '', 1), entry('c1', 1, 'p1', 2), entry('s1', 2, 'c1', 3)];
+export const contents: ContentsEntry[] = [
+  entry('p1', 0, '', 1),
+  entry('c1', 1, 'p1', 2),
+  entry('s1', 2, 'c1', 3),
+];
 
 export const adminBook: AdminBook = {
   id: '42',

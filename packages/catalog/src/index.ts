@@ -1,0 +1,4 @@
+export * from './book.mapper.js';
+export * from './errors.js';
+export * from './paging.js';
+export * from './urls.js';

@@ -1,0 +1,95 @@
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileStore, parseEpub } from '../src/index.js';
+import { makeEpub, TINY_PNG } from '../src/testing/index.js';
+import { expectEpubError, listTree, REAL, tempRoot } from './helpers.js';
+
+describe('FileStore', () => {
+  let root: string;
+  let dispose: () => Promise<void>;
+  let store: FileStore;
+  beforeEach(async () => {
+    ({ root, dispose } = await tempRoot());
+    store = new FileStore(root);
+  });
+  afterEach(() => dispose());
+
+  it('stores epub, unpacked files and cover in the decided layout', async () => {
+    const buf = await readFile(REAL('example-v3.epub'));
+    const parsed = await parseEpub(buf);
+    const stored = await store.putBook('abc_123', buf, parsed);
+    expect(stored.relative).toEqual({ epub: 'epub/abc_123.epub', unzip: 'unzip/abc_123', cover: 'img/abc_123.png' });
+    expect(await readFile(join(root, 'epub/abc_123.epub'))).toEqual(buf);
+    expect(await readFile(join(root, 'img/abc_123.png'))).toEqual(
+      await readFile(join(root, 'unzip/abc_123/OEBPF/images/test-cover.png')),
+    );
+    expect(await listTree(join(root, 'unzip/abc_123'))).toContain(join('OEBPF', 'ebook.opf'));
+    expect(await store.hasBook('abc_123')).toBe(true);
+    expect(await store.findCover('abc_123')).toBe(join(root, 'img/abc_123.png'));
+    expect(await listTree(join(root, '.tmp'))).toEqual([]);
+    expect(await store.listFileNames()).toEqual(['abc_123']);
+  });
+
+  it('unpacks non-ASCII file names and books without a cover', async () => {
+    const buf = makeEpub({ chapters: [{ title: '序', fileName: '序 章.xhtml' }] });
+    const stored = await store.putBook('cjk', buf, await parseEpub(buf));
+    expect(stored.coverPath).toBeNull();
+    expect(await readFile(join(root, 'unzip/cjk/OEBPS/text/序 章.xhtml'), 'utf8')).toContain('序');
+  });
+
+  it('refuses to overwrite an existing book and leaves it intact', async () => {
+    const buf = makeEpub({ cover: TINY_PNG });
+    const parsed = await parseEpub(buf);
+    await store.putBook('dup', buf, parsed);
+    const before = await listTree(root);
+    await expectEpubError(store.putBook('dup', makeEpub({ title: 'Other' }), parsed), 'BOOK_EXISTS');
+    expect(await listTree(root)).toEqual(before);
+  });
+
+  it('removes a book completely and idempotently', async () => {
+    const buf = makeEpub({ cover: true });
+    await store.putBook('gone', buf, await parseEpub(buf));
+    await store.putBook('kept', buf, await parseEpub(buf));
+    await store.removeBook('gone');
+    await store.removeBook('gone');
+    expect(await store.hasBook('gone')).toBe(false);
+    expect(await store.listFileNames()).toEqual(['kept']);
+    expect((await listTree(root)).filter((p) => p.includes('gone'))).toEqual([]);
+  });
+
+  it('cleans everything up when a write fails midway', async () => {
+    const buf = makeEpub({ cover: true });
+    // A file where the img folder should be makes the cover rename fail after unzip/ was moved in.
+    await writeFile(join(root, 'img'), 'not a folder');
+    await expectEpubError(store.putBook('half', buf, await parseEpub(buf)), 'STORE_FAILED');
+    expect(await listTree(root)).toEqual(['.tmp', 'img', 'unzip']);
+    expect(await store.hasBook('half')).toBe(false);
+  });
+
+  it.each(['', '.hidden', '..', '../x', 'a/b', 'a\\b', 'x'.repeat(129), 'name with space', 'é'])(
+    'refuses the file name %j',
+    async (name) => {
+      const buf = makeEpub();
+      await expectEpubError(store.putBook(name, buf, await parseEpub(buf)), 'INVALID_FILE_NAME');
+      expect(() => store.paths(name)).toThrow(/invalid book file name/);
+      await expectEpubError(store.removeBook(name), 'INVALID_FILE_NAME');
+      expect(await listTree(root)).toEqual([]);
+    },
+  );
+
+  it('accepts names up to 128 characters with dots, dashes and underscores', async () => {
+    const buf = makeEpub();
+    const name = `a.b-c_${'x'.repeat(122)}`;
+    await store.putBook(name, buf, await parseEpub(buf));
+    expect(await store.hasBook(name)).toBe(true);
+  });
+
+  it('cleanTemp removes leftovers of crashed imports', async () => {
+    await mkdir(join(root, '.tmp/crashed/unzip'), { recursive: true });
+    await writeFile(join(root, '.tmp/crashed/book.epub'), 'x');
+    expect(await store.cleanTemp(60_000)).toBe(0);
+    expect(await store.cleanTemp()).toBe(1);
+    expect(await listTree(join(root, '.tmp'))).toEqual([]);
+  });
+});

@@ -1,0 +1,45 @@
+import { AppError } from '@readlib/catalog';
+import type { ErrorKind } from '@readlib/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { type Family, failure } from './envelope.js';
+
+const BY_STATUS: Record<number, ErrorKind> = {
+  400: 'invalid',
+  401: 'unauthorized',
+  404: 'not_found',
+  406: 'invalid',
+  409: 'conflict',
+  413: 'too_large',
+  415: 'unsupported_media',
+  422: 'unsafe_archive',
+  429: 'rate_limited',
+};
+
+/** Anything thrown by a route, a hook or a plugin, as the kind of failure clients are told about. */
+export function classify(err: FastifyError | AppError | Error): { kind: ErrorKind; msg: string } {
+  if (err instanceof AppError) return { kind: err.kind, msg: err.message };
+  const fe = err as FastifyError;
+  if (fe.validation) return { kind: 'invalid', msg: `invalid parameter: ${fe.message}` };
+  const status = fe.statusCode ?? 500;
+  if (status >= 500) return { kind: 'internal', msg: 'internal error' };
+  return { kind: BY_STATUS[status] ?? 'failure', msg: fe.message || 'request failed' };
+}
+
+/** One root error handler and one not-found handler, both speaking the family's envelope. */
+export function installErrorHandling(app: FastifyInstance, family: Family): void {
+  app.setErrorHandler((err, req, reply) => {
+    const { kind, msg } = classify(err as Error);
+    // internals go to the log with the request id, never to the client
+    if (kind === 'internal') req.log.error({ err }, 'request failed');
+    else req.log.info({ kind, msg }, 'request refused');
+    const { status, body } = failure(family, kind, msg);
+    if (kind === 'rate_limited' && (err as FastifyError & { retryAfter?: number }).retryAfter) {
+      reply.header('retry-after', String((err as { retryAfter?: number }).retryAfter));
+    }
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const { status, body } = failure(family, 'not_found', `route ${req.method} ${req.url.split('?')[0]} not found`);
+    return reply.code(status).send(body);
+  });
+}

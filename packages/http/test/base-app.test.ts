@@ -1,0 +1,101 @@
+import { AppError } from '@readlib/catalog';
+import { testConfig } from '@readlib/config';
+import { BookSummary, ReaderEnvelope, ref } from '@readlib/contracts';
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { createBaseApp, errorResponses, type Family, success } from '../src/index.js';
+
+async function appFor(family: Family, ready = true) {
+  const app = await createBaseApp({
+    config: testConfig({ RATE_LIMIT_PER_MINUTE: '3' }),
+    family,
+    logger: false,
+    openapi: { title: 't', version: '1', description: 'd' },
+    ready: async () => ready,
+  });
+  app.get(
+    '/thing',
+    {
+      schema: {
+        operationId: 'thing',
+        querystring: Type.Object({ n: Type.Integer({ minimum: 1 }) }),
+        response: { 200: ReaderEnvelope(Type.Array(ref(BookSummary))), ...errorResponses(family, [400, 404, 500]) },
+      },
+    },
+    async (req) => {
+      if (req.query.n === 2) throw new AppError('not_found', 'book not found');
+      if (req.query.n === 3) throw new Error('SELECT secret FROM boom');
+      return success(family, []);
+    },
+  );
+  return app;
+}
+
+describe('decisions.md §2: every error in the envelope of its family', () => {
+  it('reader: validation failure is HTTP 400 with error_code 2', async () => {
+    const app = await appFor('reader');
+    const res = await app.inject('/thing?n=zero');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error_code: 2 });
+  });
+
+  it('reader: a service not-found is HTTP 404 with error_code 1; an unknown route too', async () => {
+    const app = await appFor('reader');
+    expect((await app.inject('/thing?n=2')).json()).toEqual({ error_code: 1, msg: 'book not found' });
+    const unknown = await app.inject('/nowhere');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error_code: 1 });
+  });
+
+  it('internal errors are HTTP 500, code -1, with no SQL or stack in the body', async () => {
+    for (const family of ['reader', 'admin'] as const) {
+      const app = await appFor(family);
+      const res = await app.inject('/thing?n=3');
+      expect(res.statusCode).toBe(500);
+      expect(res.body).not.toMatch(/SELECT|stack|at /);
+      expect(res.json()).toEqual(family === 'reader' ? { error_code: -1, msg: 'internal error' } : { code: -1, msg: 'internal error' });
+    }
+  });
+
+  it('admin: validation failure and unknown route are code -1', async () => {
+    const app = await appFor('admin');
+    expect((await app.inject('/thing?n=0')).json()).toMatchObject({ code: -1 });
+    expect((await app.inject('/nowhere')).statusCode).toBe(404);
+  });
+
+  it('rate limited is HTTP 429 with error_code 5 (reader) and a retry-after header', async () => {
+    const app = await appFor('reader');
+    for (let i = 0; i < 3; i++) expect((await app.inject('/thing?n=1')).statusCode).toBe(200);
+    const res = await app.inject('/thing?n=1');
+    expect(res.statusCode).toBe(429);
+    expect(res.json()).toMatchObject({ error_code: 5 });
+    expect(res.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('decisions.md §1: health, readiness, docs', () => {
+  it('/healthz answers ok outside the envelope; /readyz follows the database', async () => {
+    expect((await (await appFor('reader')).inject('/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await (await appFor('reader')).inject('/readyz')).json()).toEqual({ status: 'ok', database: true });
+    const down = await (await appFor('reader', false)).inject('/readyz');
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ status: 'unavailable', database: false });
+  });
+
+  it('/openapi.json is generated from the contracts, components named by $id', async () => {
+    const app = await appFor('reader');
+    const doc = (await app.inject('/openapi.json')).json();
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(doc.components.schemas.BookSummary.properties.fileName).toBeDefined();
+    expect(doc.paths['/thing'].get.operationId).toBe('thing');
+    expect((await app.inject('/docs/')).statusCode).toBe(200);
+  });
+
+  it('keeps a well-formed x-request-id and answers with it', async () => {
+    const app = await appFor('reader');
+    const res = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+    const bad = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'a b\nc' } });
+    expect(bad.headers['x-request-id']).not.toBe('a b\nc');
+  });
+});
