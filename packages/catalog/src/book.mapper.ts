@@ -1,5 +1,15 @@
-import type { AdminBook, BookSummary, ContentsEntry, ContentsNode, ShelfEntry } from '@readlib/contracts';
-import type { BookRow, ShelfRow, TocEntry } from '@readlib/data';
+import type {
+  AdminBook,
+  BookDetail,
+  BookSummary,
+  CategoryItem,
+  ContentsEntry,
+  ContentsNode,
+  HotSearchItem,
+  Reader,
+  ShelfEntry,
+} from '@readlib/contracts';
+import type { BookRow, CategoryCount, ReaderRow, ShelfRow, TocEntry } from '@readlib/data';
 import type { PublicUrls } from './urls.js';
 
 // Rows become contract types here and only here.
@@ -67,4 +77,53 @@ export function toContentsTree(contents: ContentsEntry[]): ContentsNode[] {
     else roots.push(node);
   }
   return roots;
+}
+
+/** What a detail needs beyond the book row: readers, counts and the caller's rating. */
+export interface DetailFacts {
+  readers: ReaderRow[];
+  readerNum: number;
+  rank: number;
+  rankNum: number;
+  rankAvg: number;
+}
+
+export function toReader(row: ReaderRow): Reader {
+  return { avatarUrl: row.avatar_url, nickName: row.nick_name, create_dt: Number(row.last_viewed_at) };
+}
+
+/**
+ * The average as the shortest decimal string rounded to 2 places ("4.5", "4.67", "0" when none).
+ * Rounded from the integer sum so x.xx5 averages round up instead of drifting with binary floats.
+ */
+export function formatRankAvg(avg: number, num: number): string {
+  if (num <= 0) return '0';
+  const sum = Math.round(avg * num);
+  return String(Math.round((sum * 100) / num) / 100);
+}
+
+export function toBookDetail(row: BookRow, facts: DetailFacts, urls: PublicUrls): BookDetail {
+  return {
+    ...toBookSummary(row, urls),
+    selected: row.selected !== 0,
+    private: row.private !== 0,
+    cache: row.cache !== 0,
+    haveRead: Number(row.have_read),
+    opf: urls.opf(row.file_name, row.root_file),
+    readers: facts.readers.map(toReader),
+    readerNum: facts.readerNum,
+    rank: facts.rank,
+    rankNum: facts.rankNum,
+    rankAvg: formatRankAvg(facts.rankAvg, facts.rankNum),
+  };
+}
+
+/** A category with its count and two cover URLs; a one-cover category repeats it rather than show a hole. */
+export function toCategoryItem(c: CategoryCount, covers: readonly string[], urls: PublicUrls): CategoryItem {
+  const cover = urls.res(covers[0] ?? '');
+  return { category: c.id, categoryText: c.name, num: c.num, cover, cover2: covers[1] ? urls.res(covers[1]) : cover };
+}
+
+export function toHotSearchItem(row: BookRow): HotSearchItem {
+  return { title: row.title, fileName: row.file_name };
 }

@@ -27,6 +27,9 @@ function assertNotDrmEncrypted(zip: SafeZip): void {
   const algorithms = descendants(doc, 'EncryptionMethod').map((m) => m.attrs.Algorithm ?? '');
   const drm = algorithms.find((a) => !FONT_OBFUSCATION.has(a));
   if (drm !== undefined) {
-    throw new EpubError('ENCRYPTED', `the book is DRM-encrypted (${drm || 'unknown algorithm'}) and cannot be read`);
+    throw new EpubError(
+      'ENCRYPTED',
+      `the book is DRM-encrypted (${drm || 'unknown algorithm'}) and cannot be read`,
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { EpubError } from './errors.js';
-import type { SafeZip } from './safe-unzip.js';
 import { safeDecode } from './paths.js';
+import type { SafeZip } from './safe-unzip.js';
 import { descendants, parseXml } from './xml.js';
 
 export const CONTAINER_PATH = 'META-INF/container.xml';
@@ -13,12 +13,13 @@ export function readRootFile(zip: SafeZip): string {
   const doc = parseXml(zip.read(CONTAINER_PATH), CONTAINER_PATH);
   const rootfiles = descendants(doc, 'rootfile');
   const opf =
-    rootfiles.find((r) => r.attrs['media-type'] === 'application/oebps-package+xml' && r.attrs['full-path']) ??
-    rootfiles.find((r) => r.attrs['full-path']);
+    rootfiles.find(
+      (r) => r.attrs['media-type'] === 'application/oebps-package+xml' && r.attrs['full-path'],
+    ) ?? rootfiles.find((r) => r.attrs['full-path']);
   const fullPath = opf?.attrs['full-path']?.trim();
   if (!fullPath) throw new EpubError('MISSING_OPF', `${CONTAINER_PATH} names no rootfile`);
   const actual = zip.resolveName(fullPath) ?? zip.resolveName(safeDecode(fullPath));
-  if (!actual) throw new EpubError('MISSING_OPF', `the package document ${JSON.stringify(fullPath)} is missing`);
+  if (!actual)
+    throw new EpubError('MISSING_OPF', `the package document ${JSON.stringify(fullPath)} is missing`);
   return actual;
 }
-

@@ -34,7 +34,8 @@ export function resolveCover(zip: SafeZip, opf: OpfPackage): EpubCover | null {
   if (opf.coverMetaContent) {
     const content = opf.coverMetaContent;
     const byMeta =
-      asCover(opf.byId.get(content)) ?? asCover(opf.manifest.find((i) => i.path === resolveHref(opf.dir, content)?.path));
+      asCover(opf.byId.get(content)) ??
+      asCover(opf.manifest.find((i) => i.path === resolveHref(opf.dir, content)?.path));
     if (byMeta) return byMeta;
   }
 
@@ -61,7 +62,8 @@ function toCover(zip: SafeZip, path: string, mediaType: string): EpubCover {
 function coverFromPage(zip: SafeZip, pagePath: string, opf: OpfPackage): EpubCover | null {
   if (!zip.has(pagePath)) return null;
   const direct = mediaTypeFromPath(pagePath);
-  if (direct) return toCover(zip, pagePath, opf.manifest.find((i) => i.path === pagePath)?.mediaType ?? direct);
+  if (direct)
+    return toCover(zip, pagePath, opf.manifest.find((i) => i.path === pagePath)?.mediaType ?? direct);
   let doc: ReturnType<typeof parseXml>;
   try {
     doc = parseXml(zip.read(pagePath), pagePath, false);

@@ -1,18 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { EpubError } from './errors.js';
+import { coverExtension, exists, listDir, stem, unpackTo } from './file-store.helpers.js';
 import { type EpubLimits, resolveLimits } from './limits.js';
-import { openEpubZip } from './parse-epub.js';
-import type { SafeZip } from './safe-unzip.js';
-import type { EpubCover, ParsedEpub } from './types.js';
+import { openAndParse } from './parse-epub.js';
+import type { ParsedEpub } from './types.js';
 
 /** Letters, digits, `.`, `_`, `-`; no leading dot (so never `.`, `..` or `.tmp`); at most 128. */
 export const FILE_NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 export function assertValidFileName(fileName: string): void {
   if (typeof fileName !== 'string' || !FILE_NAME_PATTERN.test(fileName)) {
-    throw new EpubError('INVALID_FILE_NAME', `invalid book file name ${JSON.stringify(String(fileName).slice(0, 140))}`);
+    throw new EpubError(
+      'INVALID_FILE_NAME',
+      `invalid book file name ${JSON.stringify(String(fileName).slice(0, 140))}`,
+    );
   }
 }
 
@@ -30,14 +33,6 @@ export interface StoredBook {
   /** Paths relative to the store root, as served under `/res/`. */
   relative: { epub: string; unzip: string; cover: string | null };
 }
-
-const COVER_EXT: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'image/svg+xml': 'svg',
-};
 
 /**
  * The book file store of decisions.md §1. Each import is assembled in `<root>/.tmp/<random>/` (same
@@ -64,15 +59,24 @@ export class FileStore {
     return exists(this.paths(fileName).epub);
   }
 
-  /** Verifies, unpacks and stores a book; on any failure nothing of it remains on disk. */
-  async putBook(fileName: string, epub: Buffer, parsed: ParsedEpub, limits?: Partial<EpubLimits>): Promise<StoredBook> {
+  /**
+   * Verifies, unpacks and stores a book; on any failure nothing of it remains on disk. The archive is
+   * checked again here (callers may pass any buffer); `parsed` only chooses the cover, when it exists.
+   */
+  async putBook(
+    fileName: string,
+    epub: Buffer,
+    parsed?: ParsedEpub,
+    limits?: Partial<EpubLimits>,
+  ): Promise<StoredBook> {
     const paths = this.paths(fileName);
     if ((await exists(paths.epub)) || (await exists(paths.unzip)) || (await this.findCover(fileName))) {
       throw new EpubError('BOOK_EXISTS', `a book named ${fileName} is already stored`);
     }
     // Refusals happen here, before the first byte is written.
-    const zip = openEpubZip(epub, resolveLimits(limits));
-    const ext = parsed.cover ? coverExtension(parsed.cover) : null;
+    const { zip, parsed: fresh } = openAndParse(epub, resolveLimits(limits));
+    const cover = parsed?.cover && zip.has(parsed.cover.href) ? parsed.cover : fresh.cover;
+    const ext = cover ? coverExtension(cover) : null;
     const coverPath = ext ? join(paths.imgDir, `${fileName}.${ext}`) : null;
 
     const tmpRoot = join(this.root, '.tmp');
@@ -81,8 +85,8 @@ export class FileStore {
     try {
       await mkdir(tmp, { recursive: true });
       await unpackTo(zip, join(tmp, 'unzip'));
-      if (parsed.cover && coverPath && zip.has(parsed.cover.href)) {
-        await writeFile(join(tmp, 'cover'), zip.read(parsed.cover.href), { flag: 'wx' });
+      if (cover && coverPath) {
+        await writeFile(join(tmp, 'cover'), zip.read(cover.href), { flag: 'wx' });
       }
       await writeFile(join(tmp, 'book.epub'), epub, { flag: 'wx' });
 
@@ -97,7 +101,8 @@ export class FileStore {
         storedCover = coverPath;
       }
       await mkdir(dirname(paths.epub), { recursive: true });
-      if (await exists(paths.epub)) throw new EpubError('BOOK_EXISTS', `a book named ${fileName} is already stored`);
+      if (await exists(paths.epub))
+        throw new EpubError('BOOK_EXISTS', `a book named ${fileName} is already stored`);
       await rename(join(tmp, 'book.epub'), paths.epub);
       return {
         fileName,
@@ -113,7 +118,9 @@ export class FileStore {
     } catch (err) {
       for (const path of moved.reverse()) await rm(path, { recursive: true, force: true });
       if (err instanceof EpubError) throw err;
-      throw new EpubError('STORE_FAILED', `could not store ${fileName}: ${(err as Error).message}`, { cause: err });
+      throw new EpubError('STORE_FAILED', `could not store ${fileName}: ${(err as Error).message}`, {
+        cause: err,
+      });
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
@@ -139,7 +146,8 @@ export class FileStore {
   /** Every file name with any part on disk (complete or not), for orphan cleanup by the caller. */
   async listFileNames(): Promise<string[]> {
     const names = new Set<string>();
-    for (const n of await listDir(join(this.root, 'epub'))) if (n.endsWith('.epub')) names.add(n.slice(0, -5));
+    for (const n of await listDir(join(this.root, 'epub')))
+      if (n.endsWith('.epub')) names.add(n.slice(0, -5));
     for (const n of await listDir(join(this.root, 'unzip'))) names.add(n);
     for (const n of await listDir(join(this.root, 'img'))) names.add(stem(n));
     return [...names].filter((n) => FILE_NAME_PATTERN.test(n)).sort();
@@ -159,42 +167,4 @@ export class FileStore {
     }
     return removed;
   }
-}
-
-async function unpackTo(zip: SafeZip, dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  for (const entry of zip.entries) {
-    const target = resolve(dir, entry.name);
-    // Names were validated in SafeZip; this re-check guards against any future change there.
-    if (!target.startsWith(dir + sep)) throw new EpubError('UNSAFE_PATH', `entry ${entry.name} escapes the book folder`);
-    if (entry.isDirectory) {
-      await mkdir(target, { recursive: true });
-    } else {
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, zip.read(entry.name), { flag: 'wx', mode: 0o644 });
-    }
-  }
-}
-
-function coverExtension(cover: EpubCover): string | null {
-  const fromType = COVER_EXT[cover.mediaType];
-  if (fromType) return fromType;
-  const ext = cover.href.slice(cover.href.lastIndexOf('.') + 1).toLowerCase();
-  return /^[a-z0-9]{1,5}$/.test(ext) ? ext : null;
-}
-
-function stem(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(0, dot) : name;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function listDir(dir: string): Promise<string[]> {
-  return readdir(dir).catch(() => []);
 }

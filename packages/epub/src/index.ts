@@ -1,5 +1,11 @@
 export { EpubError, type EpubErrorCode, isEpubError, UNSAFE_ARCHIVE_CODES } from './errors.js';
-export { assertValidFileName, type BookPaths, FILE_NAME_PATTERN, FileStore, type StoredBook } from './file-store.js';
+export {
+  assertValidFileName,
+  type BookPaths,
+  FILE_NAME_PATTERN,
+  FileStore,
+  type StoredBook,
+} from './file-store.js';
 export { DEFAULT_LIMITS, type EpubLimits, resolveLimits } from './limits.js';
 export { parseEpub } from './parse-epub.js';
 export type { EpubCover, EpubMetadata, ParsedEpub, TocEntry, TocNode, TocSource } from './types.js';

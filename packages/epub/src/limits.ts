@@ -30,7 +30,8 @@ export function resolveLimits(limits?: Partial<EpubLimits>): EpubLimits {
   for (const key of Object.keys(DEFAULT_LIMITS) as (keyof EpubLimits)[]) {
     const value = limits?.[key];
     if (value !== undefined) {
-      if (!Number.isFinite(value) || value <= 0) throw new RangeError(`EpubLimits.${key} must be a positive number`);
+      if (!Number.isFinite(value) || value <= 0)
+        throw new RangeError(`EpubLimits.${key} must be a positive number`);
       merged[key] = value;
     }
   }

@@ -50,8 +50,14 @@ export function readOpf(zip: SafeZip, rootFile: string): OpfPackage {
     .map((ref) => byId.get(ref.attrs.idref ?? ''))
     .filter((item): item is ManifestItem => item !== undefined && item.path !== '');
 
-  const guide = descendants(firstChild(pkg, 'guide') ?? { name: 'guide', attrs: {}, children: [] }, 'reference')
-    .map((ref) => ({ type: (ref.attrs.type ?? '').toLowerCase(), path: resolveHref(dir, ref.attrs.href ?? '')?.path ?? '' }))
+  const guide = descendants(
+    firstChild(pkg, 'guide') ?? { name: 'guide', attrs: {}, children: [] },
+    'reference',
+  )
+    .map((ref) => ({
+      type: (ref.attrs.type ?? '').toLowerCase(),
+      path: resolveHref(dir, ref.attrs.href ?? '')?.path ?? '',
+    }))
     .filter((ref) => ref.path !== '');
 
   const coverMeta = descendants(metadataNode, 'meta').find((m) => m.attrs.name === 'cover');
@@ -93,6 +99,8 @@ function roleOf(metadata: XNode, creator: XNode): string {
   if (creator.attrs.role) return creator.attrs.role.trim().toLowerCase();
   const id = creator.attrs.id;
   if (!id) return '';
-  const meta = descendants(metadata, 'meta').find((m) => m.attrs.refines === `#${id}` && m.attrs.property === 'role');
+  const meta = descendants(metadata, 'meta').find(
+    (m) => m.attrs.refines === `#${id}` && m.attrs.property === 'role',
+  );
   return meta ? textOf(meta).toLowerCase() : '';
 }

@@ -16,34 +16,42 @@ import type { ParsedEpub, TocSource } from './types.js';
  * Parses an EPUB (buffer or file path) after checking the whole archive against `limits`.
  * Every refusal is an `EpubError`; a file that cannot be read from disk rejects with the fs error.
  */
-export async function parseEpub(input: Buffer | Uint8Array | string, limits?: Partial<EpubLimits>): Promise<ParsedEpub> {
+export async function parseEpub(
+  input: Buffer | Uint8Array | string,
+  limits?: Partial<EpubLimits>,
+): Promise<ParsedEpub> {
   const resolved = resolveLimits(limits);
   const buf = await loadInput(input, resolved);
-  try {
-    return parseBuffer(openEpubZip(buf, resolved));
-  } catch (err) {
-    if (err instanceof EpubError) throw err;
-    throw new EpubError('UNREADABLE', `the EPUB could not be read: ${(err as Error)?.message}`, { cause: err });
-  }
+  return openAndParse(buf, resolved).parsed;
 }
 
-/** Opens and fully verifies an archive; FileStore uses the same gate before unpacking. */
-export function openEpubZip(buf: Buffer, limits: EpubLimits): SafeZip {
-  const zip = new SafeZip(buf, limits);
-  verifyArchive(zip);
-  return zip;
+/** The single gate for parsing and storing: archive checks, full verification, then the book itself. */
+export function openAndParse(buf: Buffer, limits: EpubLimits): { zip: SafeZip; parsed: ParsedEpub } {
+  try {
+    const zip = new SafeZip(buf, limits);
+    verifyArchive(zip);
+    return { zip, parsed: parseZip(zip) };
+  } catch (err) {
+    if (err instanceof EpubError) throw err;
+    throw new EpubError('UNREADABLE', `the EPUB could not be read: ${(err as Error)?.message}`, {
+      cause: err,
+    });
+  }
 }
 
 async function loadInput(input: Buffer | Uint8Array | string, limits: EpubLimits): Promise<Buffer> {
   if (typeof input !== 'string') return Buffer.isBuffer(input) ? input : Buffer.from(input);
   const info = await stat(input);
   if (info.size > limits.maxArchiveBytes) {
-    throw new EpubError('TOO_LARGE', `the archive is ${info.size} bytes, over the ${limits.maxArchiveBytes} limit`);
+    throw new EpubError(
+      'TOO_LARGE',
+      `the archive is ${info.size} bytes, over the ${limits.maxArchiveBytes} limit`,
+    );
   }
   return readFile(input);
 }
 
-function parseBuffer(zip: SafeZip): ParsedEpub {
+function parseZip(zip: SafeZip): ParsedEpub {
   const rootFile = readRootFile(zip);
   const opf = readOpf(zip, rootFile);
   const { items, source } = readToc(zip, opf);

@@ -38,25 +38,38 @@ export class SafeZip {
     private readonly limits: EpubLimits,
   ) {
     if (buf.length > limits.maxArchiveBytes) {
-      throw new EpubError('TOO_LARGE', `the archive is ${buf.length} bytes, over the ${limits.maxArchiveBytes} limit`);
+      throw new EpubError(
+        'TOO_LARGE',
+        `the archive is ${buf.length} bytes, over the ${limits.maxArchiveBytes} limit`,
+      );
     }
     const { entryCount } = readCentralDirectoryInfo(buf);
     if (entryCount > limits.maxEntries) {
-      throw new EpubError('TOO_MANY_ENTRIES', `the archive has ${entryCount} entries, over the ${limits.maxEntries} limit`);
+      throw new EpubError(
+        'TOO_MANY_ENTRIES',
+        `the archive has ${entryCount} entries, over the ${limits.maxEntries} limit`,
+      );
     }
     try {
       this.zip = new AdmZip(buf, { noSort: true });
     } catch (err) {
-      throw new EpubError('CORRUPT_ZIP', `the ZIP archive is corrupt: ${(err as Error).message}`, { cause: err });
+      throw new EpubError('CORRUPT_ZIP', `the ZIP archive is corrupt: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     let list: AdmZip.IZipEntry[];
     try {
       list = this.zip.getEntries();
     } catch (err) {
-      throw new EpubError('CORRUPT_ZIP', `the ZIP directory is corrupt: ${(err as Error).message}`, { cause: err });
+      throw new EpubError('CORRUPT_ZIP', `the ZIP directory is corrupt: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     if (list.length > limits.maxEntries) {
-      throw new EpubError('TOO_MANY_ENTRIES', `the archive has ${list.length} entries, over the ${limits.maxEntries} limit`);
+      throw new EpubError(
+        'TOO_MANY_ENTRIES',
+        `the archive has ${list.length} entries, over the ${limits.maxEntries} limit`,
+      );
     }
     let declaredTotal = 0;
     for (const entry of list) {
@@ -64,9 +77,13 @@ export class SafeZip {
       this.checkEntry(entry);
       declaredTotal += entry.header.size;
       if (declaredTotal > limits.maxTotalUncompressed) {
-        throw new EpubError('TOO_LARGE', `the archive unpacks to more than ${limits.maxTotalUncompressed} bytes`);
+        throw new EpubError(
+          'TOO_LARGE',
+          `the archive unpacks to more than ${limits.maxTotalUncompressed} bytes`,
+        );
       }
-      if (this.byName.has(name)) throw new EpubError('UNSAFE_PATH', `archive entry ${JSON.stringify(name)} appears twice`);
+      if (this.byName.has(name))
+        throw new EpubError('UNSAFE_PATH', `archive entry ${JSON.stringify(name)} appears twice`);
       this.byName.set(name, entry);
       if (!this.byLowerName.has(name.toLowerCase())) this.byLowerName.set(name.toLowerCase(), name);
       const { size, compressedSize } = entry.header;
@@ -81,7 +98,10 @@ export class SafeZip {
     assertNotSymlink(name, attr);
     if (flags & 1) throw new EpubError('ENCRYPTED', `archive entry ${JSON.stringify(name)} is encrypted`);
     if (method !== STORED && method !== DEFLATED) {
-      throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} uses unsupported compression ${method}`);
+      throw new EpubError(
+        'CORRUPT_ZIP',
+        `archive entry ${JSON.stringify(name)} uses unsupported compression ${method}`,
+      );
     }
     if (size > this.limits.maxEntryUncompressed) {
       throw new EpubError(
@@ -89,7 +109,10 @@ export class SafeZip {
         `archive entry ${JSON.stringify(name)} unpacks to ${size} bytes, over the ${this.limits.maxEntryUncompressed} limit`,
       );
     }
-    if (size >= RATIO_CHECK_MIN_BYTES && size / Math.max(compressedSize, 1) > this.limits.maxCompressionRatio) {
+    if (
+      size >= RATIO_CHECK_MIN_BYTES &&
+      size / Math.max(compressedSize, 1) > this.limits.maxCompressionRatio
+    ) {
       throw new EpubError(
         'COMPRESSION_RATIO',
         `archive entry ${JSON.stringify(name)} compresses ${Math.round(size / Math.max(compressedSize, 1))}:1, over the ${this.limits.maxCompressionRatio}:1 limit (zip bomb?)`,
@@ -117,7 +140,9 @@ export class SafeZip {
     try {
       raw = entry.getCompressedData();
     } catch (err) {
-      throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is unreadable`, { cause: err });
+      throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is unreadable`, {
+        cause: err,
+      });
     }
     let data: Buffer;
     if (method === STORED) {
@@ -128,13 +153,21 @@ export class SafeZip {
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
-          throw new EpubError('ENTRY_TOO_LARGE', `archive entry ${JSON.stringify(name)} inflates beyond its declared size`);
+          throw new EpubError(
+            'ENTRY_TOO_LARGE',
+            `archive entry ${JSON.stringify(name)} inflates beyond its declared size`,
+          );
         }
-        throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is corrupt`, { cause: err });
+        throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is corrupt`, {
+          cause: err,
+        });
       }
     }
     if (data.length !== size) {
-      throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is not the size its header declares`);
+      throw new EpubError(
+        'CORRUPT_ZIP',
+        `archive entry ${JSON.stringify(name)} is not the size its header declares`,
+      );
     }
     if (zlib.crc32(data) >>> 0 !== crc >>> 0) {
       throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} fails its CRC check`);
@@ -145,7 +178,10 @@ export class SafeZip {
       this.counted.add(entry.entryName);
       this.inflatedTotal += data.length;
       if (this.inflatedTotal > this.limits.maxTotalUncompressed) {
-        throw new EpubError('TOO_LARGE', `the archive unpacks to more than ${this.limits.maxTotalUncompressed} bytes`);
+        throw new EpubError(
+          'TOO_LARGE',
+          `the archive unpacks to more than ${this.limits.maxTotalUncompressed} bytes`,
+        );
       }
     }
     return data;

@@ -13,7 +13,13 @@ export function spineToc(zip: SafeZip, opf: OpfPackage): RawTocItem[] {
     const path = zip.resolveName(item.path);
     if (!path || seen.has(path)) continue;
     seen.add(path);
-    items.push({ label: titleOf(zip, path) || baseName(path), path, fragment: '', navId: item.id, children: [] });
+    items.push({
+      label: titleOf(zip, path) || baseName(path),
+      path,
+      fragment: '',
+      navId: item.id,
+      children: [],
+    });
   }
   return items;
 }

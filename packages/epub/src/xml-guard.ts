@@ -2,7 +2,8 @@ import { EpubError } from './errors.js';
 
 /** Decodes an XML file's bytes honouring a BOM or an encoding declaration; UTF-8 otherwise. */
 export function decodeXml(bytes: Uint8Array): string {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return decodeAs('utf-8', bytes.subarray(3));
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return decodeAs('utf-8', bytes.subarray(3));
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return decodeAs('utf-16le', bytes.subarray(2));
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return decodeAs('utf-16be', bytes.subarray(2));
   const head = Buffer.from(bytes.subarray(0, 200)).toString('latin1');
@@ -51,7 +52,10 @@ export function stripSafeDoctype(xml: string, where: string): string {
 }
 
 function dtdError(where: string, what: string): EpubError {
-  return new EpubError('XML_DTD', `${where} contains ${what}; DTDs and entities are refused (XXE / entity expansion)`);
+  return new EpubError(
+    'XML_DTD',
+    `${where} contains ${what}; DTDs and entities are refused (XXE / entity expansion)`,
+  );
 }
 
 const XML_EXTENSIONS = /\.(xml|xhtml|xht|html|htm|opf|ncx|svg|smil|xsl)$/i;
@@ -66,8 +70,12 @@ export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (whole, ref: string) => {
     const lower = ref.toLowerCase();
     if (lower.startsWith('#')) {
-      const code = lower.startsWith('#x') ? Number.parseInt(lower.slice(2), 16) : Number.parseInt(lower.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole;
+      const code = lower.startsWith('#x')
+        ? Number.parseInt(lower.slice(2), 16)
+        : Number.parseInt(lower.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+        ? String.fromCodePoint(code)
+        : whole;
     }
     return PREDEFINED[lower] ?? whole;
   });

@@ -33,17 +33,23 @@ export function parseXml(bytes: Uint8Array, where: string, strict = true): XNode
   if (strict) {
     const result = XMLValidator.validate(text);
     if (result !== true) {
-      throw new EpubError('BROKEN_XML', `${where} is not well-formed XML: ${result.err.msg} (line ${result.err.line})`);
+      throw new EpubError(
+        'BROKEN_XML',
+        `${where} is not well-formed XML: ${result.err.msg} (line ${result.err.line})`,
+      );
     }
   }
   let raw: unknown;
   try {
     raw = parser.parse(text);
   } catch (err) {
-    throw new EpubError('BROKEN_XML', `${where} could not be parsed: ${(err as Error).message}`, { cause: err });
+    throw new EpubError('BROKEN_XML', `${where} could not be parsed: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const root: XNode = { name: '#document', attrs: {}, children: convert(raw) };
-  if (!root.children.some((c) => typeof c !== 'string')) throw new EpubError('BROKEN_XML', `${where} has no root element`);
+  if (!root.children.some((c) => typeof c !== 'string'))
+    throw new EpubError('BROKEN_XML', `${where} has no root element`);
   return root;
 }
 

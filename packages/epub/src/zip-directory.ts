@@ -27,9 +27,13 @@ export function readCentralDirectoryInfo(buf: Buffer): CentralDirectoryInfo {
     const cdSize = buf.readUInt32LE(i + 12);
     const cdOffset = buf.readUInt32LE(i + 16);
     if (entryCount === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
-      throw new EpubError('TOO_MANY_ENTRIES', 'ZIP64 archives (over 65,535 entries or 4 GiB) are not accepted as EPUBs');
+      throw new EpubError(
+        'TOO_MANY_ENTRIES',
+        'ZIP64 archives (over 65,535 entries or 4 GiB) are not accepted as EPUBs',
+      );
     }
-    if (cdOffset + cdSize > i) throw new EpubError('CORRUPT_ZIP', 'the ZIP central directory lies outside the file');
+    if (cdOffset + cdSize > i)
+      throw new EpubError('CORRUPT_ZIP', 'the ZIP central directory lies outside the file');
     return { entryCount };
   }
   throw new EpubError('CORRUPT_ZIP', 'the ZIP archive is truncated or corrupt (no end of central directory)');

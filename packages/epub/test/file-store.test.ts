@@ -1,4 +1,4 @@
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileStore, parseEpub } from '../src/index.js';
@@ -19,7 +19,11 @@ describe('FileStore', () => {
     const buf = await readFile(REAL('example-v3.epub'));
     const parsed = await parseEpub(buf);
     const stored = await store.putBook('abc_123', buf, parsed);
-    expect(stored.relative).toEqual({ epub: 'epub/abc_123.epub', unzip: 'unzip/abc_123', cover: 'img/abc_123.png' });
+    expect(stored.relative).toEqual({
+      epub: 'epub/abc_123.epub',
+      unzip: 'unzip/abc_123',
+      cover: 'img/abc_123.png',
+    });
     expect(await readFile(join(root, 'epub/abc_123.epub'))).toEqual(buf);
     expect(await readFile(join(root, 'img/abc_123.png'))).toEqual(
       await readFile(join(root, 'unzip/abc_123/OEBPF/images/test-cover.png')),

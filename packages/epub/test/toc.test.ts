@@ -4,7 +4,9 @@ import { makeEpub, writeZip } from '../src/testing/index.js';
 
 describe('table of contents', () => {
   it('prefers the EPUB 3 nav document over the NCX', async () => {
-    const book = await parseEpub(makeEpub({ version: 3, toc: 'both', chapters: [{ title: 'One' }, { title: 'Two' }] }));
+    const book = await parseEpub(
+      makeEpub({ version: 3, toc: 'both', chapters: [{ title: 'One' }, { title: 'Two' }] }),
+    );
     expect(book.tocSource).toBe('nav');
     expect(book.contents.map((c) => [c.label, c.navId])).toEqual([
       ['One', 'nav-ch1'],
@@ -16,7 +18,16 @@ describe('table of contents', () => {
     const book = await parseEpub(makeEpub({ version: 2, chapters: [{ title: 'Only' }] }));
     expect(book.tocSource).toBe('ncx');
     expect(book.contents).toEqual([
-      { id: 'np-ch1', href: 'OEBPS/text/chapter-1.xhtml', label: 'Only', level: 0, pid: '', navId: 'np-ch1', order: 1, text: 'OEBPS/text/chapter-1.xhtml' },
+      {
+        id: 'np-ch1',
+        href: 'OEBPS/text/chapter-1.xhtml',
+        label: 'Only',
+        level: 0,
+        pid: '',
+        navId: 'np-ch1',
+        order: 1,
+        text: 'OEBPS/text/chapter-1.xhtml',
+      },
     ]);
   });
 
@@ -28,11 +39,15 @@ describe('table of contents', () => {
     expect(book.contents.map((c) => c.label)).toEqual(['L1', 'L2', 'L3', 'L4', 'L5', 'L6', 'Next']);
     for (let i = 1; i < 6; i++) expect(book.contents[i]!.pid).toBe(book.contents[i - 1]!.id);
     expect(book.contentsTree).toHaveLength(2);
-    expect(book.contentsTree[0]!.children[0]!.children[0]!.children[0]!.children[0]!.children[0]!.label).toBe('L6');
+    expect(book.contentsTree[0]!.children[0]!.children[0]!.children[0]!.children[0]!.children[0]!.label).toBe(
+      'L6',
+    );
   });
 
   it('falls back to the spine, titled from <title>, when there is no TOC', async () => {
-    const book = await parseEpub(makeEpub({ version: 2, toc: 'none', chapters: [{ title: 'Alpha' }, { title: 'Beta' }] }));
+    const book = await parseEpub(
+      makeEpub({ version: 2, toc: 'none', chapters: [{ title: 'Alpha' }, { title: 'Beta' }] }),
+    );
     expect(book.tocSource).toBe('spine');
     expect(book.contents.map((c) => [c.label, c.text])).toEqual([
       ['Alpha', 'OEBPS/text/chapter-1.xhtml'],
@@ -40,21 +55,42 @@ describe('table of contents', () => {
     ]);
   });
 
-  it.each([2, 3] as const)('resolves hrefs across folders relative to the nav/NCX (EPUB %i)', async (version) => {
-    const book = await parseEpub(
-      makeEpub({ version, toc: version === 3 ? 'nav' : 'ncx', opfDir: 'book/pkg', navDir: 'nav/deep', chapterDir: '../content' }),
-    );
-    expect(book.rootFile).toBe('book/pkg/content.opf');
-    expect(book.contents[0]!.text).toBe('book/content/chapter-1.xhtml');
-  });
+  it.each([2, 3] as const)(
+    'resolves hrefs across folders relative to the nav/NCX (EPUB %i)',
+    async (version) => {
+      const book = await parseEpub(
+        makeEpub({
+          version,
+          toc: version === 3 ? 'nav' : 'ncx',
+          opfDir: 'book/pkg',
+          navDir: 'nav/deep',
+          chapterDir: '../content',
+        }),
+      );
+      expect(book.rootFile).toBe('book/pkg/content.opf');
+      expect(book.contents[0]!.text).toBe('book/content/chapter-1.xhtml');
+    },
+  );
 
-  it.each([2, 3] as const)('decodes percent-encoded, non-ASCII and spaced file names (EPUB %i)', async (version) => {
-    const book = await parseEpub(
-      makeEpub({ version, chapters: [{ title: '第一章', fileName: '第一章 序.xhtml' }, { title: '100% done', fileName: 'a b%c.xhtml' }] }),
-    );
-    expect(book.contents.map((c) => c.text)).toEqual(['OEBPS/text/第一章 序.xhtml', 'OEBPS/text/a b%c.xhtml']);
-    expect(book.contents[0]!.label).toBe('第一章');
-  });
+  it.each([2, 3] as const)(
+    'decodes percent-encoded, non-ASCII and spaced file names (EPUB %i)',
+    async (version) => {
+      const book = await parseEpub(
+        makeEpub({
+          version,
+          chapters: [
+            { title: '第一章', fileName: '第一章 序.xhtml' },
+            { title: '100% done', fileName: 'a b%c.xhtml' },
+          ],
+        }),
+      );
+      expect(book.contents.map((c) => c.text)).toEqual([
+        'OEBPS/text/第一章 序.xhtml',
+        'OEBPS/text/a b%c.xhtml',
+      ]);
+      expect(book.contents[0]!.label).toBe('第一章');
+    },
+  );
 
   it('keeps fragments in href but not in text', async () => {
     const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>
@@ -65,7 +101,10 @@ describe('table of contents', () => {
     const book = await parseEpub(
       writeZip([
         { name: 'mimetype', data: 'application/epub+zip', method: 0 },
-        { name: 'META-INF/container.xml', data: '<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>' },
+        {
+          name: 'META-INF/container.xml',
+          data: '<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>',
+        },
         { name: 'content.opf', data: opf },
         { name: 'nav.xhtml', data: nav },
         { name: 'c.xhtml', data: '<html><head><title>C</title></head><body/></html>' },
@@ -102,11 +141,14 @@ describe('metadata', () => {
     });
   });
 
-  it.each([2, 3] as const)('finds the cover of EPUB %i books and reports none when absent', async (version) => {
-    expect((await parseEpub(makeEpub({ version, cover: true }))).cover).toEqual({
-      href: 'OEBPS/images/cover.png',
-      mediaType: 'image/png',
-    });
-    expect((await parseEpub(makeEpub({ version }))).cover).toBeNull();
-  });
+  it.each([2, 3] as const)(
+    'finds the cover of EPUB %i books and reports none when absent',
+    async (version) => {
+      expect((await parseEpub(makeEpub({ version, cover: true }))).cover).toEqual({
+        href: 'OEBPS/images/cover.png',
+        mediaType: 'image/png',
+      });
+      expect((await parseEpub(makeEpub({ version }))).cover).toBeNull();
+    },
+  );
 });

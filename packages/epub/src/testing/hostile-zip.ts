@@ -30,7 +30,11 @@ const OPF = (metadataExtra = '', prolog = ''): string => `<?xml version="1.0" en
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
 <dc:title>Hostile ${metadataExtra}</dc:title></metadata><manifest/><spine/></package>`;
 
-const base = (opf: string, extra: RawZipEntry[] = [], container = containerXml('OEBPS/content.opf')): Buffer =>
+const base = (
+  opf: string,
+  extra: RawZipEntry[] = [],
+  container = containerXml('OEBPS/content.opf'),
+): Buffer =>
   writeZip([
     { name: 'mimetype', data: 'application/epub+zip', method: 0 },
     { name: 'META-INF/container.xml', data: container },
@@ -50,16 +54,24 @@ export function makeHostileZip(kind: HostileKind): Buffer {
     case 'windows-path':
       return makeEpub({ extraEntries: [{ name: 'C:\\Windows\\evil.txt', data: 'pwned' }] });
     case 'symlink':
-      return makeEpub({ extraEntries: [{ name: 'OEBPS/passwd', data: '/etc/passwd', externalAttr: (0o120777 << 16) >>> 0 }] });
+      return makeEpub({
+        extraEntries: [{ name: 'OEBPS/passwd', data: '/etc/passwd', externalAttr: (0o120777 << 16) >>> 0 }],
+      });
     case 'zip-bomb':
       // 64 MiB of zeros deflates to ~64 KiB: about 1000:1.
       return makeEpub({ extraEntries: [{ name: 'OEBPS/bomb.txt', data: Buffer.alloc(64 * 1024 * 1024) }] });
     case 'lying-size':
       // Declares 1 KiB, inflates to 8 MiB: only counting the bytes really inflated catches it.
-      return makeEpub({ extraEntries: [{ name: 'OEBPS/liar.txt', data: Buffer.alloc(8 * 1024 * 1024), declaredSize: 1024 }] });
+      return makeEpub({
+        extraEntries: [{ name: 'OEBPS/liar.txt', data: Buffer.alloc(8 * 1024 * 1024), declaredSize: 1024 }],
+      });
     case 'too-many-entries':
       return makeEpub({
-        extraEntries: Array.from({ length: 10_001 }, (_, i) => ({ name: `OEBPS/many/${i}.txt`, data: '', method: 0 as const })),
+        extraEntries: Array.from({ length: 10_001 }, (_, i) => ({
+          name: `OEBPS/many/${i}.txt`,
+          data: '',
+          method: 0 as const,
+        })),
       });
     case 'xxe-container':
       return base(
@@ -73,7 +85,9 @@ export function makeHostileZip(kind: HostileKind): Buffer {
       return base(OPF('&lol9;', LAUGHS));
     case 'dtd-in-chapter':
       return makeEpub({
-        extraEntries: [{ name: 'OEBPS/text/evil.xhtml', data: `<?xml version="1.0"?>${LAUGHS}<html>&lol9;</html>` }],
+        extraEntries: [
+          { name: 'OEBPS/text/evil.xhtml', data: `<?xml version="1.0"?>${LAUGHS}<html>&lol9;</html>` },
+        ],
       });
     case 'encrypted':
       return makeEpub({ extraEntries: [{ name: 'OEBPS/secret.txt', data: 'x', flags: 1 }] });

@@ -63,7 +63,12 @@ export function makeEpub(options: MakeEpubOptions = {}): Buffer {
   const flatten = (specs: ChapterSpec[]): FlatChapter[] =>
     specs.map((spec) => {
       const n = all.length + 1;
-      const ch: FlatChapter = { spec, id: `ch${n}`, path: posix.join(chapterDir, spec.fileName ?? `chapter-${n}.xhtml`), children: [] };
+      const ch: FlatChapter = {
+        spec,
+        id: `ch${n}`,
+        path: posix.join(chapterDir, spec.fileName ?? `chapter-${n}.xhtml`),
+        children: [],
+      };
       all.push(ch);
       ch.children = flatten(spec.children ?? []);
       return ch;
@@ -81,7 +86,9 @@ export function makeEpub(options: MakeEpubOptions = {}): Buffer {
     files.push({ name: inOpf('images/cover.png'), data: cover });
   }
   for (const ch of all) {
-    manifest.push(`<item id="${ch.id}" href="${esc(encodePath(ch.path))}" media-type="application/xhtml+xml"/>`);
+    manifest.push(
+      `<item id="${ch.id}" href="${esc(encodePath(ch.path))}" media-type="application/xhtml+xml"/>`,
+    );
     const body = ch.spec.body ?? `<p>${esc(ch.spec.title)}</p>`;
     files.push({ name: inOpf(ch.path), data: xhtml(ch.spec.title, `<h1>${esc(ch.spec.title)}</h1>${body}`) });
   }
@@ -90,11 +97,19 @@ export function makeEpub(options: MakeEpubOptions = {}): Buffer {
       `<ol>${chs.map((c) => `<li id="nav-${c.id}"><a href="${esc(fromNav(c.path))}">${esc(c.spec.title)}</a>${c.children.length ? list(c.children) : ''}</li>`).join('')}</ol>`;
     const navPath = posix.join(navDir, 'nav.xhtml');
     manifest.push(`<item id="nav" href="${navPath}" media-type="application/xhtml+xml" properties="nav"/>`);
-    files.push({ name: inOpf(navPath), data: xhtml(title, `<nav epub:type="toc" id="toc">${list(tree)}</nav>`) });
+    files.push({
+      name: inOpf(navPath),
+      data: xhtml(title, `<nav epub:type="toc" id="toc">${list(tree)}</nav>`),
+    });
   }
   if (toc === 'ncx' || toc === 'both') {
     const points = (chs: FlatChapter[]): string =>
-      chs.map((c) => `<navPoint id="np-${c.id}"><navLabel><text>${esc(c.spec.title)}</text></navLabel><content src="${esc(fromNav(c.path))}"/>${points(c.children)}</navPoint>`).join('');
+      chs
+        .map(
+          (c) =>
+            `<navPoint id="np-${c.id}"><navLabel><text>${esc(c.spec.title)}</text></navLabel><content src="${esc(fromNav(c.path))}"/>${points(c.children)}</navPoint>`,
+        )
+        .join('');
     const ncxPath = posix.join(navDir, 'toc.ncx');
     manifest.push(`<item id="ncx" href="${ncxPath}" media-type="application/x-dtbncx+xml"/>`);
     files.push({
@@ -102,7 +117,8 @@ export function makeEpub(options: MakeEpubOptions = {}): Buffer {
       data: `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE ncx PUBLIC "-//NISO//DTD ncx 2005-1//EN" "http://www.daisy.org/z3986/2005/ncx-2005-1.dtd">\n<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><head/><docTitle><text>${esc(title)}</text></docTitle><navMap>${points(tree)}</navMap></ncx>`,
     });
   }
-  const dc = (tag: string, values: string[]): string => values.map((v) => `<dc:${tag}>${esc(v)}</dc:${tag}>`).join('');
+  const dc = (tag: string, values: string[]): string =>
+    values.map((v) => `<dc:${tag}>${esc(v)}</dc:${tag}>`).join('');
   const opf = `<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="${version}.0" unique-identifier="bookid">
 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:opf="http://www.idpf.org/2007/opf">

@@ -15,7 +15,7 @@ export interface RawZipEntry {
 const UTF8_NAMES = 0x0800;
 const MADE_BY_UNIX = (3 << 8) | 20;
 const DOS_TIME = 0;
-const DOS_DATE = (2024 - 1980) << 9 | (1 << 5) | 1;
+const DOS_DATE = ((2024 - 1980) << 9) | (1 << 5) | 1;
 
 /**
  * A minimal ZIP writer with full control over every header field, which adm-zip does not give
@@ -27,7 +27,8 @@ export function writeZip(entries: RawZipEntry[]): Buffer {
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
-    const data = typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : (entry.data ?? Buffer.alloc(0));
+    const data =
+      typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : (entry.data ?? Buffer.alloc(0));
     const method = entry.method ?? 8;
     const body = method === 8 ? zlib.deflateRawSync(data) : data;
     const crc = zlib.crc32(data) >>> 0;
@@ -60,7 +61,7 @@ export function writeZip(entries: RawZipEntry[]): Buffer {
     central.writeUInt32LE(body.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE((entry.externalAttr ?? (0o100644 << 16)) >>> 0, 38);
+    central.writeUInt32LE((entry.externalAttr ?? 0o100644 << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
     offset += 30 + name.length + body.length;

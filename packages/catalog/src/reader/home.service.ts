@@ -1,0 +1,96 @@
+import type { Banner, BookSummary, CategoryItem, HomeData, HotSearch, HotSearchItem } from '@readlib/contracts';
+import {
+  bookIdsInCategories,
+  categoryCounts,
+  categoryCovers,
+  countShelf,
+  findBooksByIds,
+  findUserByOpenId,
+  listShelf,
+  randomBooks,
+  shelfBookIds,
+  topKeywords,
+  topViewedBookIds,
+  userCategoryAffinity,
+} from '@readlib/data';
+import { toBookSummary, toCategoryItem, toHotSearchItem } from '../book.mapper.js';
+import { booksTopped, hotIds, wellRatedIds } from './pools.js';
+import { HOT_WINDOW_MS, type ReaderContext } from './reader-context.js';
+import { sample } from './sample.js';
+
+/** Sizes of the home sections; the "another batch" endpoints answer the same sizes (they refill a section). */
+export const HOME_SIZES = { shelf: 3, recommend: 3, freeRead: 4, hotBook: 4 } as const;
+const HOT_SEARCH_LIST = 10;
+/** Newest books per liked category considered for a personal recommendation. */
+const PER_CATEGORY_POOL = 200;
+
+export async function getHome(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeData> {
+  const user = await findUserByOpenId(ctx.db, openId);
+  const [shelf, shelfCount, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([
+    user ? listShelf(ctx.db, user.id, { limit: HOME_SIZES.shelf }) : [],
+    user ? countShelf(ctx.db, user.id) : 0,
+    user ? personalRecommend(ctx, user.id) : recommendBatch(ctx),
+    freeReadBatch(ctx),
+    topHotBooks(ctx),
+    categoryList(ctx),
+    topSearch(ctx),
+  ]);
+  const summary = shelf.map((r) => toBookSummary(r, ctx.urls));
+  return { hotSearch, shelf: summary, recommend, freeRead, hotBook, category, banner, shelfCount };
+}
+
+/** Favours the categories the user engaged with, never a book already on their shelf. */
+export async function personalRecommend(ctx: ReaderContext, userId: number): Promise<BookSummary[]> {
+  const k = HOME_SIZES.recommend;
+  const [categories, onShelf] = await Promise.all([userCategoryAffinity(ctx.db, userId, 3), shelfBookIds(ctx.db, userId)]);
+  const liked = (await bookIdsInCategories(ctx.db, categories, PER_CATEGORY_POOL)).filter((id) => !onShelf.has(id));
+  const picked = sample(liked, k);
+  if (picked.length < k) {
+    const pool = (await wellRatedIds(ctx)).filter((id) => !onShelf.has(id) && !picked.includes(id));
+    picked.push(...sample(pool, k - picked.length));
+  }
+  const rows = await booksTopped(ctx, picked, k, onShelf);
+  return rows.map((r) => toBookSummary(r, ctx.urls));
+}
+
+/** recommend/v2: a uniform draw from the well-rated and popular pool, topped up at random. */
+export async function recommendBatch(ctx: ReaderContext): Promise<BookSummary[]> {
+  const k = HOME_SIZES.recommend;
+  const rows = await booksTopped(ctx, sample(await wellRatedIds(ctx), k), k);
+  return rows.map((r) => toBookSummary(r, ctx.urls));
+}
+
+/** freeRead/v2 and the home section: a uniform draw from the whole catalogue. */
+export async function freeReadBatch(ctx: ReaderContext): Promise<BookSummary[]> {
+  return (await randomBooks(ctx.db, HOME_SIZES.freeRead)).map((r) => toBookSummary(r, ctx.urls));
+}
+
+/** Home: the most viewed books themselves, in order. */
+async function topHotBooks(ctx: ReaderContext): Promise<BookSummary[]> {
+  const k = HOME_SIZES.hotBook;
+  const rows = await booksTopped(ctx, (await hotIds(ctx, k)).slice(0, k), k);
+  return rows.map((r) => toBookSummary(r, ctx.urls));
+}
+
+/** hotBook/v2: a uniform draw from the most viewed pool. */
+export async function hotBookBatch(ctx: ReaderContext): Promise<BookSummary[]> {
+  const k = HOME_SIZES.hotBook;
+  const rows = await booksTopped(ctx, sample(await hotIds(ctx, k), k), k);
+  return rows.map((r) => toBookSummary(r, ctx.urls));
+}
+
+export async function categoryList(ctx: ReaderContext): Promise<CategoryItem[]> {
+  const [counts, covers] = await Promise.all([categoryCounts(ctx.db), categoryCovers(ctx.db)]);
+  return counts.filter((c) => c.num > 0).map((c) => toCategoryItem(c, covers.get(c.id) ?? [], ctx.urls));
+}
+
+async function topSearch(ctx: ReaderContext): Promise<HotSearch> {
+  const [top] = await topKeywords(ctx.db, ctx.now() - HOT_WINDOW_MS, 1);
+  return top ? { num: top.count, keyword: top.keyword } : { num: 0, keyword: '' };
+}
+
+/** GET /book/hot-search: the 10 most viewed books of the last 30 days, no fill (it is a ranking). */
+export async function hotSearchList(ctx: ReaderContext): Promise<HotSearchItem[]> {
+  const top = await topViewedBookIds(ctx.db, ctx.now() - HOT_WINDOW_MS, HOT_SEARCH_LIST);
+  return (await findBooksByIds(ctx.db, top.map((t) => t.bookId))).map(toHotSearchItem);
+}

@@ -1,0 +1,15 @@
+import type { Database } from '@readlib/data';
+import type { Kysely } from 'kysely';
+import type { PublicUrls } from '../urls.js';
+
+/** What every reader service needs: the database, URL building and a clock tests can move. */
+export interface ReaderContext {
+  db: Kysely<Database>;
+  urls: PublicUrls;
+  /** epoch milliseconds; injected so day counting and 30-day windows are testable */
+  now: () => number;
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+/** Window of hot lists and the home hot search (decisions.md §3). */
+export const HOT_WINDOW_MS = 30 * DAY_MS;

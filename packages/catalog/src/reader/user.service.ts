@@ -1,0 +1,28 @@
+import type { RegisterBody, UserDayData } from '@readlib/contracts';
+import { DEFAULT_PLATFORM } from '@readlib/contracts';
+import { findUserByOpenId, type User, upsertUser } from '@readlib/data';
+import { AppError, notFound } from '../errors.js';
+import { DAY_MS, type ReaderContext } from './reader-context.js';
+
+/** Upsert keyed by openId: a second call updates the profile and keeps the registration time. */
+export async function register(ctx: ReaderContext, body: RegisterBody): Promise<void> {
+  await upsertUser(ctx.db, { ...body, platform: body.platform || DEFAULT_PLATFORM }, ctx.now());
+}
+
+/**
+ * Whole days since registration, the registration day being day 1. Days are elapsed 24-hour periods,
+ * so the answer does not depend on the server's time zone.
+ */
+export async function daysSinceRegistration(ctx: ReaderContext, openId: string): Promise<UserDayData> {
+  const user = await findUserByOpenId(ctx.db, openId);
+  if (!user) throw notFound('user');
+  const elapsed = Math.max(0, ctx.now() - Number(user.created_at));
+  return { day: Math.floor(elapsed / DAY_MS) + 1 };
+}
+
+/** Writes (shelf, rank) need a registered openId: error_code 4 otherwise (decisions.md §2). */
+export async function registeredUser(ctx: ReaderContext, openId: string): Promise<User> {
+  const user = await findUserByOpenId(ctx.db, openId);
+  if (!user) throw new AppError('unregistered', `openId ${openId} is not registered`);
+  return user;
+}
