@@ -2,3 +2,4 @@ export * from './book.mapper.js';
 export * from './errors.js';
 export * from './paging.js';
 export * from './urls.js';
+export * from './reader/index.js';

@@ -23,6 +23,6 @@ export async function daysSinceRegistration(ctx: ReaderContext, openId: string):
 /** Writes (shelf, rank) need a registered openId: error_code 4 otherwise (decisions.md §2). */
 export async function registeredUser(ctx: ReaderContext, openId: string): Promise<User> {
   const user = await findUserByOpenId(ctx.db, openId);
-  if (!user) throw new AppError('unregistered', `openId ${openId} is not registered`);
+  if (!user) throw new AppError('unregistered', 'openId is not registered: register first');
   return user;
 }

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from '@readlib/config';
+import type { AdminUser } from '@readlib/contracts';
+import {
+  countOperators,
+  type Database,
+  findOperatorById,
+  findOperatorByUsername,
+  createOperator as insertOperator,
+  type Operator,
+} from '@readlib/data';
+import type { Kysely } from 'kysely';
+import { AppError, invalid } from '../errors.js';
+import { toAdminUser } from './admin.mapper.js';
+import { dummyHash, hashPassword, verifyPassword } from './password.js';
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export interface NewOperatorInput {
+  username: string;
+  password: string;
+  nickname?: string;
+  roles?: string[];
+}
+
+/** Used by the first-operator bootstrap and by `pnpm cli operator:create`. */
+export async function createOperator(db: Kysely<Database>, input: NewOperatorInput): Promise<Operator> {
+  const username = input.username.trim();
+  if (!username) throw invalid('username is required');
+  if (input.password.length < MIN_PASSWORD_LENGTH) {
+    throw invalid(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  if (await findOperatorByUsername(db, username)) throw new AppError('conflict', `operator ${username} exists`);
+  return insertOperator(db, {
+    username,
+    password_hash: await hashPassword(input.password),
+    nickname: input.nickname ?? username,
+    avatar: '',
+    roles: JSON.stringify(input.roles ?? ['admin']),
+  });
+}
+
+export interface FirstOperatorResult {
+  created: boolean;
+  username?: string;
+  /** set only when the password was generated here: the caller must show it once */
+  generatedPassword?: string;
+}
+
+/**
+ * Creates the first operator when none exists: from ADMIN_USERNAME/ADMIN_PASSWORD, else (outside
+ * production) `admin` with a random password that the caller prints. Never a fixed default password.
+ */
+export async function ensureFirstOperator(db: Kysely<Database>, config: AppConfig): Promise<FirstOperatorResult> {
+  if ((await countOperators(db)) > 0) return { created: false };
+  const configured = config.firstOperator;
+  if (configured?.password) {
+    await createOperator(db, { username: configured.username, password: configured.password });
+    return { created: true, username: configured.username };
+  }
+  if (config.env === 'production') {
+    throw new Error(
+      'no operator exists: set ADMIN_USERNAME and ADMIN_PASSWORD, or run `pnpm cli operator:create`',
+    );
+  }
+  const username = configured?.username ?? 'admin';
+  const generatedPassword = randomBytes(12).toString('base64url');
+  await createOperator(db, { username, password: generatedPassword });
+  return { created: true, username, generatedPassword };
+}
+
+/** The operator for these credentials, or a login refusal with one message for both mistakes. */
+export async function authenticateOperator(db: Kysely<Database>, username: string, password: string): Promise<Operator> {
+  const op = await findOperatorByUsername(db, username);
+  // verify even for an unknown username so timing does not tell which of the two was wrong
+  const ok = await verifyPassword(password, op?.password_hash ?? (await dummyHash()));
+  if (!op || !ok) throw new AppError('login_refused', 'wrong username or password');
+  return op;
+}
+
+export async function operatorProfile(db: Kysely<Database>, id: number): Promise<AdminUser> {
+  const op = await findOperatorById(db, id);
+  if (!op) throw new AppError('unauthorized', 'operator no longer exists');
+  return toAdminUser(op);
+}

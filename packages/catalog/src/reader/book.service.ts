@@ -1,0 +1,59 @@
+import { type BookContents, type BookDetail, READERS_MAX } from '@readlib/contracts';
+import {
+  type BookRow,
+  findBookByFileName,
+  findToc,
+  findUserByOpenId,
+  ratingStats,
+  readerCount,
+  recentReaders,
+  recordView,
+  saveRating,
+  userRank,
+} from '@readlib/data';
+import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
+import { notFound } from '../errors.js';
+import type { ReaderContext } from './reader-context.js';
+import { registeredUser } from './user.service.js';
+
+export async function findBook(ctx: ReaderContext, fileName: string): Promise<BookRow> {
+  const book = await findBookByFileName(ctx.db, fileName);
+  if (!book) throw notFound('book');
+  return book;
+}
+
+/**
+ * Book detail; a registered caller's visit is recorded first so they appear among its readers.
+ * An unknown openId is served like an anonymous caller: reading needs no registration.
+ */
+export async function bookDetail(ctx: ReaderContext, fileName: string, openId?: string): Promise<BookDetail> {
+  const book = await findBook(ctx, fileName);
+  const user = openId ? await findUserByOpenId(ctx.db, openId) : undefined;
+  if (user) await recordView(ctx.db, user.id, book.id, ctx.now());
+  return detailOf(ctx, book, user?.id);
+}
+
+async function detailOf(ctx: ReaderContext, book: BookRow, userId?: number): Promise<BookDetail> {
+  const [readers, readerNum, stats, rank] = await Promise.all([
+    recentReaders(ctx.db, book.id, READERS_MAX),
+    readerCount(ctx.db, book.id),
+    ratingStats(ctx.db, book.id),
+    userId === undefined ? 0 : userRank(ctx.db, userId, book.id),
+  ]);
+  return toBookDetail(book, { readers, readerNum, rank, rankNum: stats.num, rankAvg: stats.avg }, ctx.urls);
+}
+
+/** The detail-shaped object plus the flat and nested table of contents (decisions.md §3). */
+export async function bookContents(ctx: ReaderContext, fileName: string): Promise<BookContents> {
+  const book = await findBook(ctx, fileName);
+  const [detail, toc] = await Promise.all([detailOf(ctx, book), findToc(ctx.db, book.id)]);
+  const contents = toContents(book.file_name, toc, ctx.urls);
+  return { ...detail, contents, contentsTree: toContentsTree(contents) };
+}
+
+/** rank is 1-5 (checked by the contract); a second rating replaces the first. */
+export async function rateBook(ctx: ReaderContext, input: { fileName: string; openId: string; rank: number }) {
+  const user = await registeredUser(ctx, input.openId);
+  const book = await findBook(ctx, input.fileName);
+  await saveRating(ctx.db, user.id, book.id, input.rank, ctx.now());
+}

@@ -1,0 +1,7 @@
+export * from './book.service.js';
+export * from './home.service.js';
+export * from './reader-context.js';
+export { sample } from './sample.js';
+export * from './search.service.js';
+export * from './shelf.service.js';
+export * from './user.service.js';

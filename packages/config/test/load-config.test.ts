@@ -1,0 +1,72 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/index.js';
+
+const load = (env: Record<string, string>) => loadConfig(env, { dotenv: false });
+
+describe('decisions.md §1: configuration from validated environment variables', () => {
+  it('has documented defaults: SQLite file, ports 3000/3001, store, public URL', () => {
+    const c = load({});
+    expect(c.database).toEqual({ dialect: 'sqlite', file: join(process.cwd(), 'data/library.db') });
+    expect(c.readerPort).toBe(3000);
+    expect(c.adminPort).toBe(3001);
+    expect(c.storageDir).toBe(join(process.cwd(), 'data/storage'));
+    expect(c.publicBaseUrl).toBe('http://localhost:3000');
+    expect(c.jwt.expiresIn).toBe('1h');
+    expect(c.env).toBe('development');
+  });
+
+  it('selects PostgreSQL for a postgres:// DATABASE_URL', () => {
+    expect(load({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({ dialect: 'postgres', url: 'postgres://u@h:5432/db' });
+    expect(load({ DATABASE_URL: 'postgresql://u@h/db' }).database.dialect).toBe('postgres');
+  });
+
+  it('coerces numbers and booleans and strips a trailing slash from PUBLIC_BASE_URL', () => {
+    const c = load({ READER_PORT: '8080', DEMO_CATALOGUE: 'false', PUBLIC_BASE_URL: 'https://books.example.org/' });
+    expect(c.readerPort).toBe(8080);
+    expect(c.demoCatalogue).toBe(false);
+    expect(c.publicBaseUrl).toBe('https://books.example.org');
+  });
+
+  it('refuses invalid values with a clear message', () => {
+    expect(() => load({ READER_PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => load({ READER_PORT: '70000' })).toThrow(/READER_PORT/);
+    expect(() => load({ PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/PUBLIC_BASE_URL/);
+    expect(() => load({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
+    expect(() => load({ NODE_ENV: 'staging' })).toThrow(ConfigError);
+    expect(() => load({ WECHAT_APP_SECRETS: 'no-equals-sign' })).toThrow(/WECHAT_APP_SECRETS/);
+  });
+
+  it('generates a JWT secret in development and refuses to start in production without one (decisions.md §4)', () => {
+    const dev = load({});
+    expect(dev.jwt.generatedSecret).toBe(true);
+    expect(dev.jwt.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(load({}).jwt.secret).not.toBe(dev.jwt.secret);
+    expect(() => load({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
+    const prod = load({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) });
+    expect(prod.jwt).toMatchObject({ secret: 'x'.repeat(32), generatedSecret: false });
+    expect(() => load({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ADMIN_USERNAME: 'root' })).toThrow(/ADMIN_PASSWORD/);
+  });
+
+  it('parses per-appId platform settings', () => {
+    const c = load({ WECHAT_APP_SECRETS: 'wx1=s1, wx2=s2', ALIPAY_APP_KEYS: '2021=/k/app.pem:/k/ali.pem' });
+    expect(c.platforms.wechat.secrets).toEqual({ wx1: 's1', wx2: 's2' });
+    expect(c.platforms.alipay.keys['2021']).toEqual({ privateKeyFile: '/k/app.pem', publicKeyFile: '/k/ali.pem' });
+  });
+
+  it('reads a .env file in the working directory when asked', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'readlib-env-'));
+    writeFileSync(join(dir, '.env'), 'READER_PORT=4100\nBANNER_TITLE="Hello"\n');
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const c = loadConfig({}, { dotenv: true });
+      expect(c.readerPort).toBe(4100);
+      expect(c.banner.title).toBe('Hello');
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});

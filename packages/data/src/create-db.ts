@@ -1,0 +1,50 @@
+import SQLite from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './database.js';
+import type { DialectName } from './dialect.js';
+
+export type DbConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string; searchPath?: string };
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  destroy(): Promise<void>;
+}
+
+export interface CreateDbOptions {
+  /** PostgreSQL pool size (default 10) */
+  poolSize?: number;
+}
+
+// int8 (counts, bigint times) and numeric (averages) arrive from pg as strings; our values fit in a double.
+const pgTypes = {
+  getTypeParser(oid: number, format?: any) {
+    if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHandle {
+  if (config.dialect === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: options.poolSize ?? 10,
+      types: pgTypes as any,
+      ...(config.searchPath ? { options: `-c search_path=${config.searchPath}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  }
+  if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
+  const sqlite = new SQLite(config.file);
+  // WAL lets both services read while one writes; busy_timeout makes writers wait instead of failing.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+}

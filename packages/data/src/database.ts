@@ -1,0 +1,164 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Times are epoch milliseconds everywhere (spec §2.3, §2.4 use ms), stored as bigint on PostgreSQL. */
+type Millis = number;
+/** Flags are 0/1 integers on both dialects so that rows compare equal across them. */
+type Flag = number;
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  name: string;
+  created_at: Millis;
+}
+
+export interface BooksTable {
+  id: Generated<number>;
+  file_name: string;
+  title: string;
+  author: string;
+  publisher: string;
+  language: string;
+  category_id: number;
+  root_file: string;
+  /** paths relative to STORAGE_DIR ('' when absent); URLs are built from PUBLIC_BASE_URL at the edge */
+  cover_path: string;
+  file_path: string;
+  unzip_path: string;
+  original_name: string;
+  url: string;
+  description: string;
+  selected: Flag;
+  private: Flag;
+  cache: Flag;
+  have_read: number;
+  /** dense position 1..N among all books: lets a uniform random draw fetch k books by index */
+  pos: number;
+  /** hex-encoded unigrams and bigrams of title, author and publisher: the index for 1-2 character keywords */
+  grams: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface TocEntriesTable {
+  id: Generated<number>;
+  book_id: number;
+  ord: number;
+  entry_id: string;
+  nav_id: string;
+  pid: string;
+  href: string;
+  label: string;
+  level: number;
+  text: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  open_id: string;
+  platform: string;
+  avatar_url: string;
+  nick_name: string;
+  gender: number;
+  country: string;
+  province: string;
+  city: string;
+  language: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface ShelfEntriesTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  created_at: Millis;
+}
+
+export interface RatingsTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  rank: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** One row per detail view: feeds hot lists and screens. */
+export interface ViewsTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  created_at: Millis;
+}
+
+/** One row per (book, viewer) with the latest view: readers and readerNum without scanning the view log. */
+export interface BookReadersTable {
+  book_id: number;
+  user_id: number;
+  last_viewed_at: Millis;
+}
+
+export interface SearchLogTable {
+  id: Generated<number>;
+  keyword: string;
+  open_id: string | null;
+  created_at: Millis;
+}
+
+export interface OperatorsTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  nickname: string;
+  avatar: string;
+  /** JSON array of role names */
+  roles: string;
+  created_at: Millis;
+}
+
+/** An uploaded and parsed EPUB waiting for POST /book/create; expired ones are removed with their files. */
+export interface UploadsTable {
+  id: Generated<number>;
+  file_name: string;
+  original_name: string;
+  /** JSON of the parsed book (metadata, root file, cover path, contents) */
+  parsed: string;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+/** Named counters; the 'books' row is locked while a book is inserted or deleted, to keep `pos` dense. */
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
+export interface Database {
+  categories: CategoriesTable;
+  counters: CountersTable;
+  books: BooksTable;
+  toc_entries: TocEntriesTable;
+  users: UsersTable;
+  shelf_entries: ShelfEntriesTable;
+  ratings: RatingsTable;
+  views: ViewsTable;
+  book_readers: BookReadersTable;
+  search_log: SearchLogTable;
+  operators: OperatorsTable;
+  uploads: UploadsTable;
+}
+
+export type Category = Selectable<CategoriesTable>;
+export type Book = Selectable<BooksTable>;
+export type NewBook = Omit<Insertable<BooksTable>, 'pos' | 'grams' | 'created_at' | 'updated_at'>;
+export type BookUpdate = Omit<Updateable<BooksTable>, 'id' | 'pos' | 'grams' | 'created_at'>;
+export type TocEntry = Selectable<TocEntriesTable>;
+export type NewTocEntry = Omit<Insertable<TocEntriesTable>, 'book_id' | 'id'>;
+export type User = Selectable<UsersTable>;
+export type ShelfEntry = Selectable<ShelfEntriesTable>;
+export type Rating = Selectable<RatingsTable>;
+export type View = Selectable<ViewsTable>;
+export type SearchLogRow = Selectable<SearchLogTable>;
+export type Operator = Selectable<OperatorsTable>;
+export type NewOperator = Omit<Insertable<OperatorsTable>, 'id' | 'created_at'>;
+export type Upload = Selectable<UploadsTable>;

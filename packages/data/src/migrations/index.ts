@@ -1,0 +1,9 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as initial from './2026-11-22T1000-initial.js';
+
+/** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T1000-initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

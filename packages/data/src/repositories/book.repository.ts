@@ -1,0 +1,143 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Book, BookUpdate, Database, NewBook, NewTocEntry, TocEntry } from '../database.js';
+import { bookGrams } from '../search/grams.js';
+
+/** A book row with its category name: what every book-returning query yields. */
+export type BookRow = Book & { category_name: string };
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function selectBooks(db: Db) {
+  return db
+    .selectFrom('books')
+    .innerJoin('categories', 'categories.id', 'books.category_id')
+    .selectAll('books')
+    .select('categories.name as category_name');
+}
+
+export async function findBookByFileName(db: Db, fileName: string): Promise<BookRow | undefined> {
+  return selectBooks(db).where('books.file_name', '=', fileName).executeTakeFirst();
+}
+
+export async function findBooksByIds(db: Db, ids: number[]): Promise<BookRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectBooks(db).where('books.id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is BookRow => r !== undefined);
+}
+
+export async function countBooks(db: Db): Promise<number> {
+  const row = await db.selectFrom('counters').select('value').where('name', '=', 'books').executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+/**
+ * Inserts a book and its table of contents in one transaction. The counter update comes first so the
+ * transaction takes the write lock before reading (no SQLITE_BUSY upgrade deadlock, a row lock on PG).
+ */
+export async function insertBook(db: Kysely<Database>, book: NewBook, toc: NewTocEntry[]): Promise<BookRow> {
+  return db.transaction().execute(async (trx) => {
+    const { value: pos } = await trx
+      .updateTable('counters')
+      .set((eb) => ({ value: eb('value', '+', 1) }))
+      .where('name', '=', 'books')
+      .returning('value')
+      .executeTakeFirstOrThrow();
+    const now = Date.now();
+    const { id } = await trx
+      .insertInto('books')
+      .values({ ...book, pos: Number(pos), grams: bookGrams(book), created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await insertToc(trx, id, toc);
+    return (await selectBooks(trx).where('books.id', '=', id).executeTakeFirst())!;
+  });
+}
+
+export async function insertToc(db: Db, bookId: number, toc: NewTocEntry[]): Promise<void> {
+  // chunks keep each statement under SQLite's bound-parameter limit
+  for (let i = 0; i < toc.length; i += 500) {
+    await db
+      .insertInto('toc_entries')
+      .values(toc.slice(i, i + 500).map((e) => ({ ...e, book_id: bookId })))
+      .execute();
+  }
+}
+
+export async function findToc(db: Db, bookId: number): Promise<TocEntry[]> {
+  return db.selectFrom('toc_entries').selectAll().where('book_id', '=', bookId).orderBy('ord').execute();
+}
+
+/** Changes only the given fields; search grams follow title, author and publisher. */
+export async function updateBook(db: Kysely<Database>, fileName: string, patch: BookUpdate): Promise<BookRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const current = await findBookByFileName(trx, fileName);
+    if (!current) return undefined;
+    const next = { ...current, ...patch };
+    const textChanged = next.title !== current.title || next.author !== current.author || next.publisher !== current.publisher;
+    await trx
+      .updateTable('books')
+      .set({ ...patch, ...(textChanged ? { grams: bookGrams(next) } : {}), updated_at: Date.now() })
+      .where('id', '=', current.id)
+      .execute();
+    return findBookByFileName(trx, fileName);
+  });
+}
+
+/**
+ * Deletes a book with its contents, shelf entries, ratings and views (cascades) in one transaction,
+ * moving the last book into the freed position so positions stay dense for random draws.
+ */
+export async function deleteBook(db: Kysely<Database>, fileName: string): Promise<BookRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const { value: remaining } = await trx
+      .updateTable('counters')
+      .set((eb) => ({ value: eb('value', '-', 1) }))
+      .where('name', '=', 'books')
+      .returning('value')
+      .executeTakeFirstOrThrow();
+    const book = await findBookByFileName(trx, fileName);
+    if (!book) {
+      await trx.updateTable('counters').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', 'books').execute();
+      return undefined;
+    }
+    // explicit deletes (not only FK cascades) so the outcome does not depend on foreign_keys being on
+    for (const table of ['toc_entries', 'shelf_entries', 'ratings', 'views', 'book_readers'] as const) {
+      await trx.deleteFrom(table).where('book_id', '=', book.id).execute();
+    }
+    await trx.deleteFrom('books').where('id', '=', book.id).execute();
+    const last = Number(remaining) + 1;
+    if (book.pos !== last) {
+      await trx.updateTable('books').set({ pos: book.pos }).where('pos', '=', last).execute();
+    }
+    return book;
+  });
+}
+
+/**
+ * k books drawn uniformly without replacement: random dense positions, fetched through the unique
+ * `pos` index. Never short while the catalogue has k books (minus the excluded ones).
+ */
+export async function randomBooks(db: Db, k: number, exclude: ReadonlySet<number> = new Set()): Promise<BookRow[]> {
+  const n = await countBooks(db);
+  const want = Math.min(k, Math.max(0, n - exclude.size));
+  const picked: BookRow[] = [];
+  const tried = new Set<number>();
+  while (picked.length < want && tried.size < n) {
+    const batch: number[] = [];
+    while (batch.length < (want - picked.length) * 2 && tried.size < n) {
+      const p = 1 + Math.floor(Math.random() * n);
+      if (!tried.has(p)) {
+        tried.add(p);
+        batch.push(p);
+      }
+    }
+    const rows = await selectBooks(db).where('books.pos', 'in', batch).execute();
+    const byPos = new Map(rows.map((r) => [r.pos, r]));
+    for (const p of batch) {
+      const row = byPos.get(p);
+      if (row && !exclude.has(row.id) && picked.length < want) picked.push(row);
+    }
+  }
+  return picked;
+}

@@ -1,0 +1,59 @@
+import { type Kysely, sql } from 'kysely';
+import type { Category, Database } from '../database.js';
+
+export async function findCategoryById(db: Kysely<Database>, id: number): Promise<Category | undefined> {
+  return db.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findCategoryByName(db: Kysely<Database>, name: string): Promise<Category | undefined> {
+  return db.selectFrom('categories').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+/** Finds the category of that name or creates it (a conflict from a concurrent create is read back). */
+export async function ensureCategory(db: Kysely<Database>, name: string): Promise<Category> {
+  await db
+    .insertInto('categories')
+    .values({ name, created_at: Date.now() })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  return (await findCategoryByName(db, name))!;
+}
+
+export async function listCategories(db: Kysely<Database>): Promise<Category[]> {
+  return db.selectFrom('categories').selectAll().orderBy('id').execute();
+}
+
+export interface CategoryCount {
+  id: number;
+  name: string;
+  num: number;
+}
+
+/** Every category with its number of books (0 included); callers drop the empty ones where needed. */
+export async function categoryCounts(db: Kysely<Database>): Promise<CategoryCount[]> {
+  const rows = await db
+    .selectFrom('categories')
+    .leftJoin('books', 'books.category_id', 'categories.id')
+    .select(['categories.id as id', 'categories.name as name', (eb) => eb.fn.count<number>('books.id').as('num')])
+    .groupBy(['categories.id', 'categories.name'])
+    .orderBy('categories.id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, num: Number(r.num) }));
+}
+
+/** Up to `perCategory` cover paths for each category, newest books first, in one query. */
+export async function categoryCovers(db: Kysely<Database>, perCategory = 2): Promise<Map<number, string[]>> {
+  const rows = await sql<{ category_id: number; cover_path: string }>`
+    select category_id, cover_path from (
+      select category_id, cover_path,
+             row_number() over (partition by category_id order by id desc) as rn
+      from books where cover_path <> ''
+    ) ranked where rn <= ${perCategory} order by category_id, rn`.execute(db);
+  const out = new Map<number, string[]>();
+  for (const r of rows.rows) {
+    const list = out.get(r.category_id) ?? [];
+    list.push(r.cover_path);
+    out.set(r.category_id, list);
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../database.js';
+
+/** Tables whose rows are dated events (created_at, epoch ms): what the report screens count. */
+export type EventTable = 'users' | 'shelf_entries' | 'ratings' | 'views' | 'search_log';
+
+export const DAY_MS = 86_400_000;
+
+/** Rows created in [since, until); either bound may be omitted. */
+export async function countCreated(db: Kysely<Database>, table: EventTable, since?: number, until?: number): Promise<number> {
+  // every EventTable has created_at; the cast only narrows the union for Kysely's column typing
+  let q = db.selectFrom(table as 'views').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (since !== undefined) q = q.where('created_at', '>=', since);
+  if (until !== undefined) q = q.where('created_at', '<', until);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+/** Rows per UTC day in [since, until), keyed by day number (ms / DAY_MS); days without rows are absent. */
+export async function dailyCounts(
+  db: Kysely<Database>,
+  table: 'users' | 'views',
+  since: number,
+  until: number,
+): Promise<Map<number, number>> {
+  // integer division on both dialects (integer on SQLite, bigint on PostgreSQL); a literal, not a parameter
+  const day = sql<number>`created_at / ${sql.lit(DAY_MS)}`;
+  const rows = await db
+    .selectFrom(table as 'views')
+    .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
+    .where('created_at', '>=', since)
+    .where('created_at', '<', until)
+    .groupBy(day)
+    .execute();
+  return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
+}
+
+export interface CategoryActivity {
+  id: number;
+  name: string;
+  num: number;
+  views: number;
+}
+
+/** Every category with its book count and the views of its books since `since`. */
+export async function categoryActivity(db: Kysely<Database>, since: number): Promise<CategoryActivity[]> {
+  const views = db
+    .selectFrom('views')
+    .innerJoin('books', 'books.id', 'views.book_id')
+    .select(['books.category_id as category_id', (eb) => eb.fn.countAll<number>().as('views')])
+    .where('views.created_at', '>=', since)
+    .groupBy('books.category_id')
+    .as('v');
+  const rows = await db
+    .selectFrom('categories')
+    .leftJoin('books', 'books.category_id', 'categories.id')
+    .leftJoin(views, 'v.category_id', 'categories.id')
+    .select([
+      'categories.id as id',
+      'categories.name as name',
+      (eb) => eb.fn.count<number>('books.id').as('num'),
+      (eb) => eb.fn.max('v.views').as('views'),
+    ])
+    .groupBy(['categories.id', 'categories.name'])
+    .orderBy('categories.id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, num: Number(r.num), views: Number(r.views ?? 0) }));
+}
+
+/** Books with the most distinct viewers since `since`, ties by book id. */
+export async function topReadBooks(
+  db: Kysely<Database>,
+  since: number,
+  limit: number,
+): Promise<Array<{ fileName: string; title: string; readers: number }>> {
+  const rows = await db
+    .selectFrom('views')
+    .innerJoin('books', 'books.id', 'views.book_id')
+    .select([
+      'books.id as id',
+      'books.file_name as fileName',
+      'books.title as title',
+      (eb) => eb.fn.count<number>('views.user_id').distinct().as('readers'),
+    ])
+    .where('views.created_at', '>=', since)
+    .groupBy(['books.id', 'books.file_name', 'books.title'])
+    .orderBy('readers', 'desc')
+    .orderBy('books.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ fileName: r.fileName, title: r.title, readers: Number(r.readers) }));
+}
+
+/** Users registered since `since`, grouped by a profile field (empty values left out), most first. */
+export async function usersBy(
+  db: Kysely<Database>,
+  field: 'province' | 'city',
+  since: number,
+): Promise<Array<{ name: string; value: number }>> {
+  const rows = await db
+    .selectFrom('users')
+    .select([`${field} as name`, (eb) => eb.fn.countAll<number>().as('value')])
+    .where(field, '<>', '')
+    .where('created_at', '>=', since)
+    .groupBy(field)
+    .orderBy('value', 'desc')
+    .orderBy(field)
+    .execute();
+  return rows.map((r) => ({ name: String(r.name), value: Number(r.value) }));
+}

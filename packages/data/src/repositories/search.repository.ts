@@ -1,0 +1,136 @@
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import type { Database } from '../database.js';
+import { dialectOf } from '../dialect.js';
+import { type GramField, gramToken, isShortKeyword, normalizeText } from '../search/grams.js';
+import { type BookRow, selectBooks } from './book.repository.js';
+
+export type SearchField = 'title' | 'author' | 'publisher';
+const GRAM: Record<SearchField, GramField> = { title: 't', author: 'a', publisher: 'p' };
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function ftsPhrase(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Book ids whose fields contain the keyword as a substring, case-insensitively, always through an
+ * index: trigram FTS5 / pg_trgm for 3+ characters, the gram index for 1-2 characters.
+ */
+function matchingIds(db: Kysely<Database>, keyword: string, fields: SearchField[]): Expression<any> {
+  const kw = normalizeText(keyword);
+  if (isShortKeyword(kw)) {
+    const tokens = fields.map((f) => gramToken(GRAM[f], kw));
+    if (dialectOf(db) === 'postgres') {
+      return sql`(select id from books where string_to_array(grams, ' ') && ${sql.val(tokens)}::text[])`;
+    }
+    return sql`(select rowid from book_grams where book_grams match ${tokens.join(' OR ')})`;
+  }
+  // the trigram indexes fold case themselves; the keyword goes in as typed
+  if (dialectOf(db) === 'postgres') {
+    const pattern = `%${escapeLike(keyword)}%`;
+    const ors = fields.map((f) => sql`${sql.ref(f)} ilike ${pattern}`);
+    return sql`(select id from books where ${sql.join(ors, sql` or `)})`;
+  }
+  const cols = fields.length === 3 ? '' : `{${fields.join(' ')}} : `;
+  return sql`(select rowid from book_fts where book_fts match ${cols + ftsPhrase(keyword)})`;
+}
+
+function categoryIdsLike(db: Kysely<Database>, keyword: string) {
+  // the category table is small (a taxonomy), a scan of it is not a scan of the catalogue
+  return db
+    .selectFrom('categories')
+    .select('id')
+    .where(sql<SqlBool>`lower(name) like ${`%${escapeLike(normalizeText(keyword))}%`} escape '\\'`);
+}
+
+function bookMatch(db: Kysely<Database>, keyword: string) {
+  return selectBooks(db).where((eb) =>
+    eb.or([
+      eb('books.id', 'in', matchingIds(db, keyword, ['title', 'author', 'publisher'])),
+      eb('books.category_id', 'in', categoryIdsLike(db, keyword)),
+    ]),
+  );
+}
+
+/** Books matching the keyword in title, author, publisher or category name; title matches first. */
+export async function searchBooks(
+  db: Kysely<Database>,
+  keyword: string,
+  page: { offset: number; limit: number },
+): Promise<BookRow[]> {
+  const titleIds = matchingIds(db, keyword, ['title']);
+  return bookMatch(db, keyword)
+    .orderBy(sql`case when books.id in ${titleIds} then 0 else 1 end`)
+    .orderBy('books.id')
+    .offset(page.offset)
+    .limit(page.limit)
+    .execute();
+}
+
+/** Distinct values of one field among matching books, most books first (at most `limit`). */
+export async function searchFacet(
+  db: Kysely<Database>,
+  keyword: string,
+  field: 'author' | 'publisher',
+  limit = 10,
+): Promise<Array<{ value: string; n: number }>> {
+  const rows = await db
+    .selectFrom('books')
+    .select([`books.${field} as value`, (eb) => eb.fn.countAll<number>().as('n')])
+    .where('books.id', 'in', matchingIds(db, keyword, [field]))
+    .where(`books.${field}`, '<>', '')
+    .groupBy(`books.${field}`)
+    .orderBy('n', 'desc')
+    .orderBy('value')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ value: String(r.value), n: Number(r.n) }));
+}
+
+/** Categories whose name contains the keyword, most books first. */
+export async function searchCategories(db: Kysely<Database>, keyword: string, limit = 10) {
+  const rows = await db
+    .selectFrom('categories')
+    .leftJoin('books', 'books.category_id', 'categories.id')
+    .select(['categories.id as id', 'categories.name as name', (eb) => eb.fn.count<number>('books.id').as('n')])
+    .where('categories.id', 'in', categoryIdsLike(db, keyword))
+    .groupBy(['categories.id', 'categories.name'])
+    .orderBy('n', 'desc')
+    .orderBy('categories.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, n: Number(r.n) }));
+}
+
+export interface SearchListFilter {
+  publisher?: string;
+  author?: string;
+  category?: string;
+  categoryId?: number;
+}
+
+/** AND of the given filters: author and publisher as indexed substrings, category by exact name or id. */
+export async function searchList(
+  db: Kysely<Database>,
+  filter: SearchListFilter,
+  page: { offset: number; limit: number },
+): Promise<BookRow[]> {
+  let q = selectBooks(db);
+  if (filter.author) q = q.where('books.id', 'in', matchingIds(db, filter.author, ['author']));
+  if (filter.publisher) q = q.where('books.id', 'in', matchingIds(db, filter.publisher, ['publisher']));
+  if (filter.category !== undefined) q = q.where('categories.name', '=', filter.category);
+  if (filter.categoryId !== undefined) q = q.where('books.category_id', '=', filter.categoryId);
+  return q.orderBy('books.id').offset(page.offset).limit(page.limit).execute();
+}
+
+/** Same predicate as searchBooks, for tests and benchmarks comparing against a plain LIKE scan. */
+export function likeScanIds(db: Kysely<Database>, keyword: string) {
+  const pattern = `%${escapeLike(normalizeText(keyword))}%`;
+  return db
+    .selectFrom('books')
+    .select('id')
+    .where(sql<SqlBool>`lower(title) like ${pattern} escape '\\' or lower(author) like ${pattern} escape '\\' or lower(publisher) like ${pattern} escape '\\'`);
+}

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../database.js';
+
+/** A detail view: one log row (hot lists, screens) and the latest view per reader (readers, readerNum). */
+export async function recordView(db: Kysely<Database>, userId: number, bookId: number, now = Date.now()) {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('views').values({ user_id: userId, book_id: bookId, created_at: now }).execute();
+    await trx
+      .insertInto('book_readers')
+      .values({ book_id: bookId, user_id: userId, last_viewed_at: now })
+      .onConflict((oc) => oc.columns(['book_id', 'user_id']).doUpdateSet({ last_viewed_at: now }))
+      .execute();
+  });
+}
+
+export interface ReaderRow {
+  avatar_url: string;
+  nick_name: string;
+  last_viewed_at: number;
+}
+
+/** The most recent distinct viewers of a book, newest first. */
+export async function recentReaders(db: Kysely<Database>, bookId: number, limit = 10): Promise<ReaderRow[]> {
+  const rows = await db
+    .selectFrom('book_readers')
+    .innerJoin('users', 'users.id', 'book_readers.user_id')
+    .select(['users.avatar_url', 'users.nick_name', 'book_readers.last_viewed_at'])
+    .where('book_readers.book_id', '=', bookId)
+    .orderBy('book_readers.last_viewed_at', 'desc')
+    .orderBy('book_readers.user_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, last_viewed_at: Number(r.last_viewed_at) }));
+}
+
+export async function readerCount(db: Kysely<Database>, bookId: number): Promise<number> {
+  const row = await db
+    .selectFrom('book_readers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('book_id', '=', bookId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Most viewed books since `since` (ms), by view count, ties by id. */
+export async function topViewedBookIds(
+  db: Kysely<Database>,
+  since: number,
+  limit: number,
+): Promise<Array<{ bookId: number; views: number }>> {
+  const rows = await db
+    .selectFrom('views')
+    .select(['book_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('created_at', '>=', since)
+    .groupBy('book_id')
+    .orderBy('n', 'desc')
+    .orderBy('book_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ bookId: r.book_id, views: Number(r.n) }));
+}
+
+export async function countViews(db: Kysely<Database>, since?: number, until?: number): Promise<number> {
+  let q = db.selectFrom('views').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (since !== undefined) q = q.where('created_at', '>=', since);
+  if (until !== undefined) q = q.where('created_at', '<', until);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+/** Categories the user engaged with (views, ratings, shelf), strongest first: drives personal recommend. */
+export async function userCategoryAffinity(db: Kysely<Database>, userId: number, limit = 3): Promise<number[]> {
+  const viewed = db
+    .selectFrom('book_readers')
+    .select('book_id')
+    .where('user_id', '=', userId)
+    .unionAll(db.selectFrom('ratings').select('book_id').where('user_id', '=', userId).where('rank', '>=', 3))
+    .unionAll(db.selectFrom('shelf_entries').select('book_id').where('user_id', '=', userId));
+  const rows = await db
+    .selectFrom(viewed.as('engaged'))
+    .innerJoin('books', 'books.id', 'engaged.book_id')
+    .select(['books.category_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('books.category_id')
+    .orderBy('n', 'desc')
+    .orderBy('books.category_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.category_id);
+}

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createDb, type DbConfig, type DbHandle } from '../create-db.js';
+import type { DialectName } from '../dialect.js';
+import { migrateToLatest } from '../migrate.js';
+
+export interface TestDialect {
+  name: DialectName;
+  /** A fresh, migrated database: a new SQLite file, or a new PostgreSQL schema dropped on destroy. */
+  create(): Promise<DbHandle & { config: DbConfig }>;
+}
+
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
+
+async function reachable(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const sqlite: TestDialect = {
+  name: 'sqlite',
+  async create() {
+    const dir = mkdtempSync(join(tmpdir(), 'readlib-db-'));
+    const config: DbConfig = { dialect: 'sqlite', file: join(dir, 'library.db') };
+    const handle = createDb(config);
+    await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      config,
+      destroy: async () => {
+        await handle.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/**
+ * pg_trgm must live in `public` (on every test schema's search_path): created inside a test schema it
+ * would vanish with that schema. Two workers may race to create it, hence the retry.
+ */
+async function ensureTrigramInPublic(admin: pg.Client): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { rows } = await admin.query(
+        `select n.nspname from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`,
+      );
+      if (rows.length === 0) await admin.query('create extension if not exists pg_trgm with schema public');
+      else if (rows[0].nspname !== 'public') await admin.query('alter extension pg_trgm set schema public');
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+    }
+  }
+}
+
+function postgres(url: string): TestDialect {
+  return {
+    name: 'postgres',
+    async create() {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await ensureTrigramInPublic(admin);
+      await admin.query(`create schema ${schema}`);
+      await admin.end();
+      const config: DbConfig = { dialect: 'postgres', url, searchPath: `${schema},public` };
+      const handle = createDb(config, { poolSize: 4 });
+      await migrateToLatest(handle.db, schema);
+      return {
+        ...handle,
+        config,
+        destroy: async () => {
+          await handle.destroy();
+          const c = new pg.Client({ connectionString: url });
+          await c.connect();
+          await c.query(`drop schema ${schema} cascade`);
+          await c.end();
+        },
+      };
+    },
+  };
+}
+
+let cached: Promise<TestDialect[]> | undefined;
+
+/**
+ * SQLite always; PostgreSQL when TEST_DATABASE_URL (or the default 127.0.0.1:5432/test) answers.
+ * When it does not, the skip is printed, and REQUIRE_POSTGRES=1 (CI) turns it into a failure.
+ */
+export function testDialects(): Promise<TestDialect[]> {
+  cached ??= (async () => {
+    const url = process.env.TEST_DATABASE_URL || DEFAULT_PG;
+    const problem = await reachable(url);
+    if (!problem) return [sqlite, postgres(url)];
+    if (process.env.REQUIRE_POSTGRES === '1') {
+      throw new Error(`REQUIRE_POSTGRES=1 but PostgreSQL at ${url} is unreachable: ${problem}`);
+    }
+    console.warn(`[readlib] PostgreSQL tests SKIPPED: ${url} unreachable (${problem}); SQLite tests run.`);
+    return [sqlite];
+  })();
+  return cached;
+}

@@ -1,0 +1,2 @@
+export { type TestDialect, testDialects } from './dialects.js';
+export { sampleBook } from './fixtures.js';

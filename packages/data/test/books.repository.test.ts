@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type DbHandle,
+  categoryCounts,
+  categoryCovers,
+  countBooks,
+  deleteBook,
+  findBookByFileName,
+  findToc,
+  insertBook,
+  randomBooks,
+  updateBook,
+} from '../src/index.js';
+import { sampleBook, testDialects } from '../src/testing/index.js';
+
+const dialects = await testDialects();
+
+describe.each(dialects)('books repository on $name', (dialect) => {
+  let h: DbHandle;
+  beforeEach(async () => {
+    h = await dialect.create();
+  });
+  afterEach(async () => h.destroy());
+
+  it('inserts a book with its table of contents and reads it back with the category name', async () => {
+    const toc = [
+      { ord: 1, entry_id: 'n1', nav_id: 'n1', pid: '', href: 'a.xhtml', label: 'One', level: 0, text: 'a.xhtml' },
+      { ord: 2, entry_id: 'n2', nav_id: 'n2', pid: 'n1', href: 'b.xhtml', label: 'Two', level: 1, text: 'b.xhtml' },
+    ];
+    const book = await insertBook(h.db, sampleBook({ category_id: 11 }), toc);
+    expect(book.category_name).toBe('Literature');
+    expect(book.pos).toBe(1);
+    expect(await findBookByFileName(h.db, book.file_name)).toMatchObject({ id: book.id, title: book.title });
+    expect((await findToc(h.db, book.id)).map((e) => e.label)).toEqual(['One', 'Two']);
+  });
+
+  it('refuses a second book with the same fileName (unique constraint) and leaves the counter intact', async () => {
+    const b = sampleBook();
+    await insertBook(h.db, b, []);
+    await expect(insertBook(h.db, { ...b }, [])).rejects.toThrow();
+    expect(await countBooks(h.db)).toBe(1);
+  });
+
+  it('updates only the given fields', async () => {
+    const b = await insertBook(h.db, sampleBook({ author: 'Old' }), []);
+    const u = await updateBook(h.db, b.file_name, { author: 'New' });
+    expect(u).toMatchObject({ author: 'New', title: b.title, publisher: b.publisher });
+    expect(await updateBook(h.db, 'missing', { author: 'x' })).toBeUndefined();
+  });
+
+  it('keeps positions dense 1..N across deletes, so random draws stay uniform and never short', async () => {
+    const books = [];
+    for (let i = 0; i < 12; i++) books.push(await insertBook(h.db, sampleBook(), []));
+    await deleteBook(h.db, books[3]!.file_name);
+    await deleteBook(h.db, books[0]!.file_name);
+    await deleteBook(h.db, books[11]!.file_name);
+    expect(await deleteBook(h.db, 'missing')).toBeUndefined();
+    expect(await countBooks(h.db)).toBe(9);
+    const positions = (await h.db.selectFrom('books').select('pos').orderBy('pos').execute()).map((r) => r.pos);
+    expect(positions).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for (let i = 0; i < 20; i++) {
+      const draw = await randomBooks(h.db, 4);
+      expect(draw).toHaveLength(4);
+      expect(new Set(draw.map((d) => d.id)).size).toBe(4);
+    }
+    expect(await randomBooks(h.db, 50)).toHaveLength(9);
+    const excluded = new Set(books.slice(4, 8).map((b) => b.id));
+    const rest = await randomBooks(h.db, 9, excluded);
+    expect(rest).toHaveLength(5);
+    expect(rest.some((r) => excluded.has(r.id))).toBe(false);
+  });
+
+  it('draws each book with equal frequency (chi-square against uniform)', async () => {
+    for (let i = 0; i < 10; i++) await insertBook(h.db, sampleBook(), []);
+    await deleteBook(h.db, (await h.db.selectFrom('books').select('file_name').where('pos', '=', 1).executeTakeFirstOrThrow()).file_name);
+    const counts = new Map<number, number>();
+    const rounds = 900;
+    for (let i = 0; i < rounds; i++) for (const b of await randomBooks(h.db, 3)) counts.set(b.id, (counts.get(b.id) ?? 0) + 1);
+    expect(counts.size).toBe(9);
+    const expected = (rounds * 3) / 9;
+    const chi = [...counts.values()].reduce((s, c) => s + (c - expected) ** 2 / expected, 0);
+    // 8 degrees of freedom: p = 0.001 at 26.1
+    expect(chi).toBeLessThan(26.1);
+  });
+
+  it('deleting a book removes its contents, shelf entries, ratings and views', async () => {
+    const b = await insertBook(h.db, sampleBook(), [
+      { ord: 1, entry_id: 'a', nav_id: 'a', pid: '', href: 'a', label: 'a', level: 0, text: 'a' },
+    ]);
+    const { id: userId } = await h.db
+      .insertInto('users')
+      .values({ open_id: 'u1', platform: 'wx', avatar_url: '', nick_name: '', gender: 0, country: '', province: '', city: '', language: '', created_at: 1, updated_at: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await h.db.insertInto('shelf_entries').values({ user_id: userId, book_id: b.id, created_at: 1 }).execute();
+    await h.db.insertInto('ratings').values({ user_id: userId, book_id: b.id, rank: 4, created_at: 1, updated_at: 1 }).execute();
+    await h.db.insertInto('views').values({ user_id: userId, book_id: b.id, created_at: 1 }).execute();
+    await h.db.insertInto('book_readers').values({ user_id: userId, book_id: b.id, last_viewed_at: 1 }).execute();
+    await deleteBook(h.db, b.file_name);
+    for (const t of ['toc_entries', 'shelf_entries', 'ratings', 'views', 'book_readers', 'books'] as const) {
+      const { n } = await h.db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(n), t).toBe(0);
+    }
+  });
+
+  it('counts books per category and picks two covers of each', async () => {
+    await insertBook(h.db, sampleBook({ category_id: 2, cover_path: 'img/a.png' }), []);
+    await insertBook(h.db, sampleBook({ category_id: 2, cover_path: 'img/b.png' }), []);
+    await insertBook(h.db, sampleBook({ category_id: 2, cover_path: 'img/c.png' }), []);
+    await insertBook(h.db, sampleBook({ category_id: 5, cover_path: '' }), []);
+    const counts = await categoryCounts(h.db);
+    expect(counts.find((c) => c.id === 2)?.num).toBe(3);
+    expect(counts.find((c) => c.id === 5)?.num).toBe(1);
+    expect(counts.find((c) => c.id === 1)?.num).toBe(0);
+    const covers = await categoryCovers(h.db);
+    expect(covers.get(2)).toEqual(['img/c.png', 'img/b.png']);
+    expect(covers.get(5)).toBeUndefined();
+  });
+});

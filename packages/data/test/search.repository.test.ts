@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type DbHandle,
+  deleteBook,
+  insertBook,
+  likeScanIds,
+  searchBooks,
+  searchCategories,
+  searchFacet,
+  searchList,
+  updateBook,
+} from '../src/index.js';
+import { sampleBook, testDialects } from '../src/testing/index.js';
+
+const dialects = await testDialects();
+const page = { offset: 0, limit: 20 };
+
+// decisions.md §3 Search: substrings of title, author, publisher and category name, case-insensitive,
+// Latin and CJK alike, 1-2 character keywords included, through an index.
+describe.each(dialects)('search repository on $name', (dialect) => {
+  let h: DbHandle;
+  beforeAll(async () => {
+    h = await dialect.create();
+    await insertBook(h.db, sampleBook({ file_name: 'dune', title: 'Dune Messiah', author: 'Frank Herbert', publisher: 'Ace Books', category_id: 11 }), []);
+    await insertBook(h.db, sampleBook({ file_name: 'three-body', title: '三体', author: '刘慈欣', publisher: '重庆出版社', category_id: 11 }), []);
+    await insertBook(h.db, sampleBook({ file_name: 'wandering', title: '流浪地球', author: '刘慈欣', publisher: '中国华侨出版社', category_id: 19 }), []);
+    await insertBook(h.db, sampleBook({ file_name: 'herbs', title: 'A Herbal of Ace', author: 'Mary Poppins', publisher: 'Herbert House', category_id: 12 }), []);
+    await insertBook(h.db, sampleBook({ file_name: 'math', title: 'Linear Algebra', author: 'Gil Strang', publisher: 'Wellesley', category_id: 16 }), []);
+  });
+  afterAll(async () => h.destroy());
+
+  const titles = async (kw: string) => (await searchBooks(h.db, kw, page)).map((b) => b.file_name);
+
+  it('matches Latin substrings case-insensitively, title matches first', async () => {
+    expect(await titles('HERB')).toEqual(['herbs', 'dune']);
+    expect(await titles('essia')).toEqual(['dune']);
+    expect(await titles('nothing-like-this')).toEqual([]);
+  });
+
+  it('matches CJK keywords of three or more characters', async () => {
+    expect(await titles('流浪地')).toEqual(['wandering']);
+    expect(await titles('刘慈欣')).toEqual(['three-body', 'wandering']);
+  });
+
+  it('matches keywords of one and two characters (CJK names, short Latin)', async () => {
+    expect(await titles('三体')).toEqual(['three-body']);
+    expect(await titles('刘慈')).toEqual(['three-body', 'wandering']);
+    expect(await titles('球')).toEqual(['wandering']);
+    expect(await titles('Du')).toEqual(['dune']);
+    expect((await titles('a')).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('matches category names', async () => {
+    expect(await titles('mathemat')).toEqual(['math']);
+    expect((await searchCategories(h.db, 'literat')).map((c) => [c.name, c.n])).toEqual([['Literature', 2]]);
+  });
+
+  it('agrees with a plain LIKE scan on title/author/publisher', async () => {
+    for (const kw of ['herb', 'ace', '出版社', '刘慈欣', 'strang']) {
+      const indexed = new Set((await searchBooks(h.db, kw, { offset: 0, limit: 100 })).map((b) => b.id));
+      const scanned = (await likeScanIds(h.db, kw).execute()).map((r) => r.id);
+      for (const id of scanned) expect(indexed.has(id), kw).toBe(true);
+    }
+  });
+
+  it('groups distinct authors and publishers, most books first', async () => {
+    expect(await searchFacet(h.db, '刘', 'author')).toEqual([{ value: '刘慈欣', n: 2 }]);
+    expect((await searchFacet(h.db, 'herbert', 'publisher')).map((f) => f.value)).toEqual(['Herbert House']);
+    expect((await searchFacet(h.db, 'herbert', 'author')).map((f) => f.value)).toEqual(['Frank Herbert']);
+  });
+
+  it('pages results', async () => {
+    const all = await searchBooks(h.db, 'a', { offset: 0, limit: 100 });
+    const second = await searchBooks(h.db, 'a', { offset: 2, limit: 2 });
+    expect(second.map((b) => b.id)).toEqual(all.slice(2, 4).map((b) => b.id));
+  });
+
+  it('search-list combines filters with AND (category by exact name or id)', async () => {
+    const fn = async (f: Parameters<typeof searchList>[1]) => (await searchList(h.db, f, page)).map((b) => b.file_name);
+    expect(await fn({ author: '刘慈欣' })).toEqual(['three-body', 'wandering']);
+    expect(await fn({ author: '刘慈欣', category: 'Physics' })).toEqual(['wandering']);
+    expect(await fn({ author: '刘慈欣', categoryId: 11 })).toEqual(['three-body']);
+    expect(await fn({ publisher: 'ace', author: 'herbert' })).toEqual(['dune']);
+    expect(await fn({ category: 'Physic' })).toEqual([]);
+  });
+
+  it('keeps the index in step with updates and deletes', async () => {
+    const b = await insertBook(h.db, sampleBook({ title: 'Zebra Crossing' }), []);
+    expect(await titles('zebra')).toEqual([b.file_name]);
+    await updateBook(h.db, b.file_name, { title: 'Okapi Crossing' });
+    expect(await titles('zebra')).toEqual([]);
+    expect(await titles('okapi')).toEqual([b.file_name]);
+    expect(await titles('ka')).toEqual([b.file_name]);
+    await deleteBook(h.db, b.file_name);
+    expect(await titles('okapi')).toEqual([]);
+    expect(await titles('ka')).toEqual([]);
+  });
+
+  it('treats LIKE and FTS syntax in keywords as plain text', async () => {
+    for (const kw of ['%', '_', '"', "' OR 1=1 --", 'a"b', 'NEAR(a b)', '*', '\\']) {
+      await expect(searchBooks(h.db, kw, page)).resolves.toBeInstanceOf(Array);
+    }
+    expect(await titles('%')).toEqual([]);
+  });
+});
