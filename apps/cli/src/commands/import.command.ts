@@ -1,0 +1,61 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { importEpub, type IngestDeps } from '@readlib/catalog';
+import { isEpubError } from '@readlib/epub';
+import { Progress } from '../progress.js';
+
+export interface ImportSummary {
+  added: number;
+  duplicate: number;
+  failed: Array<{ file: string; reason: string }>;
+}
+
+export interface ImportSource {
+  name: string;
+  load(): Promise<Buffer>;
+}
+
+/** Files named directly, and every *.epub below the named folders, in a stable order. */
+export async function collectEpubs(paths: string[]): Promise<ImportSource[]> {
+  const out: string[] = [];
+  const walk = async (p: string): Promise<void> => {
+    const s = await stat(p);
+    if (s.isDirectory()) {
+      for (const e of (await readdir(p)).sort()) {
+        const child = join(p, e);
+        if ((await stat(child)).isDirectory() || e.toLowerCase().endsWith('.epub')) await walk(child);
+      }
+    } else out.push(p);
+  };
+  for (const p of paths) await walk(p);
+  return out.map((file) => ({ name: file, load: () => readFile(file) }));
+}
+
+/**
+ * Imports one book at a time: each is its own transaction with its files moved into place first, so an
+ * interrupted run leaves whole books only, and running it again skips what is there (content-derived
+ * fileNames make a re-import a duplicate).
+ */
+export async function importAll(
+  deps: IngestDeps,
+  sources: ImportSource[],
+  opts: { category?: string; progress?: Progress } = {},
+): Promise<ImportSummary> {
+  const summary: ImportSummary = { added: 0, duplicate: 0, failed: [] };
+  opts.progress?.start(sources.length);
+  for (const src of sources) {
+    try {
+      const res = await importEpub(deps, await src.load(), {
+        originalName: basename(src.name),
+        ...(opts.category ? { category: opts.category } : {}),
+      });
+      summary[res.status] += 1;
+    } catch (err) {
+      const reason = isEpubError(err) ? `${err.code}: ${err.message}` : (err as Error).message;
+      summary.failed.push({ file: src.name, reason });
+    }
+    opts.progress?.tick(`added ${summary.added} · duplicate ${summary.duplicate} · failed ${summary.failed.length}`);
+  }
+  opts.progress?.done();
+  return summary;
+}

@@ -1,0 +1,28 @@
+import { mkdirSync } from 'node:fs';
+import type { IngestDeps } from '@readlib/catalog';
+import { type AppConfig, loadConfig } from '@readlib/config';
+import { createDb, type DbHandle, migrateToLatest } from '@readlib/data';
+import { FileStore } from '@readlib/epub';
+
+export interface Runtime {
+  config: AppConfig;
+  handle: DbHandle;
+  store: FileStore;
+  ingest: IngestDeps;
+}
+
+/** What every command needs: validated config, a migrated database and the file store. */
+export async function openRuntime(env: Record<string, string | undefined> = process.env): Promise<Runtime> {
+  const config = loadConfig(env);
+  mkdirSync(config.storageDir, { recursive: true });
+  const handle = createDb(config.database);
+  await migrateToLatest(handle.db);
+  const store = new FileStore(config.storageDir);
+  await store.cleanTemp();
+  const ingest: IngestDeps = {
+    db: handle.db,
+    store,
+    limits: { maxEntries: config.upload.maxEntries, maxTotalUncompressed: config.upload.maxUncompressedBytes },
+  };
+  return { config, handle, store, ingest };
+}
