@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import envSchema from 'env-schema';
-import { EnvSchema } from './env.schema.js';
 import type { AppConfig } from './config.types.js';
+import { EnvSchema } from './env.schema.js';
 import { parsePairs } from './pairs.js';
 
 export class ConfigError extends Error {
@@ -17,7 +17,10 @@ export interface LoadConfigOptions {
 }
 
 /** Validates the environment once, at start, and turns it into the typed config the apps receive. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadConfigOptions = {}): AppConfig {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: LoadConfigOptions = {},
+): AppConfig {
   const useDotenv = (options.dotenv ?? true) && existsSync('.env');
   let raw: ReturnType<typeof validate>;
   try {
@@ -49,13 +52,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       generatedSecret: !raw.JWT_SECRET,
       expiresIn: raw.JWT_EXPIRES_IN,
     },
-    firstOperator: raw.ADMIN_USERNAME ? { username: raw.ADMIN_USERNAME, password: raw.ADMIN_PASSWORD } : undefined,
+    firstOperator: raw.ADMIN_USERNAME
+      ? { username: raw.ADMIN_USERNAME, password: raw.ADMIN_PASSWORD }
+      : undefined,
     redisUrl: raw.REDIS_URL,
-    corsOrigin: raw.CORS_ORIGIN === '*' ? true : raw.CORS_ORIGIN.split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigin:
+      raw.CORS_ORIGIN === '*'
+        ? true
+        : raw.CORS_ORIGIN.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
     rateLimit: { perMinute: raw.RATE_LIMIT_PER_MINUTE, loginPerMinute: raw.LOGIN_ATTEMPTS_PER_MINUTE },
     platforms: {
       timeoutMs: raw.PLATFORM_TIMEOUT_MS,
-      wechat: { baseUrl: raw.WECHAT_API_BASE, secrets: parsePairs(raw.WECHAT_APP_SECRETS, 'WECHAT_APP_SECRETS') },
+      wechat: {
+        baseUrl: raw.WECHAT_API_BASE,
+        secrets: parsePairs(raw.WECHAT_APP_SECRETS, 'WECHAT_APP_SECRETS'),
+      },
       alipay: { gateway: raw.ALIPAY_GATEWAY, keys: parseAlipayKeys(raw.ALIPAY_APP_KEYS) },
     },
     upload: {
@@ -65,7 +78,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       graceMinutes: raw.UPLOAD_GRACE_MINUTES,
     },
     demoCatalogue: raw.DEMO_CATALOGUE,
-    banner: { img: raw.BANNER_IMG, title: raw.BANNER_TITLE, subTitle: raw.BANNER_SUBTITLE, url: raw.BANNER_URL },
+    banner: {
+      img: raw.BANNER_IMG,
+      title: raw.BANNER_TITLE,
+      subTitle: raw.BANNER_SUBTITLE,
+      url: raw.BANNER_URL,
+    },
   };
 }
 

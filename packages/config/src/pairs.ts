@@ -1,7 +1,10 @@
 /** Parses `a=1,b=2` lists used for per-appId settings; a malformed item is a start-up error, not a silent skip. */
 export function parsePairs(value: string, name: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const item of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const at = item.indexOf('=');
     if (at <= 0 || at === item.length - 1) throw new Error(`${name}: "${item}" is not key=value`);
     out[item.slice(0, at)] = item.slice(at + 1);

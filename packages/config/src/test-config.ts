@@ -3,5 +3,8 @@ import { loadConfig } from './load-config.js';
 
 /** A config for tests: defaults of the schema, overridden by the given variables, never reading `.env`. */
 export function testConfig(env: Record<string, string> = {}): AppConfig {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO_CATALOGUE: 'false', ...env }, { dotenv: false });
+  return loadConfig(
+    { NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO_CATALOGUE: 'false', ...env },
+    { dotenv: false },
+  );
 }

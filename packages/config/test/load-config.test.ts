@@ -19,12 +19,19 @@ describe('decisions.md §1: configuration from validated environment variables',
   });
 
   it('selects PostgreSQL for a postgres:// DATABASE_URL', () => {
-    expect(load({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({ dialect: 'postgres', url: 'postgres://u@h:5432/db' });
+    expect(load({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({
+      dialect: 'postgres',
+      url: 'postgres://u@h:5432/db',
+    });
     expect(load({ DATABASE_URL: 'postgresql://u@h/db' }).database.dialect).toBe('postgres');
   });
 
   it('coerces numbers and booleans and strips a trailing slash from PUBLIC_BASE_URL', () => {
-    const c = load({ READER_PORT: '8080', DEMO_CATALOGUE: 'false', PUBLIC_BASE_URL: 'https://books.example.org/' });
+    const c = load({
+      READER_PORT: '8080',
+      DEMO_CATALOGUE: 'false',
+      PUBLIC_BASE_URL: 'https://books.example.org/',
+    });
     expect(c.readerPort).toBe(8080);
     expect(c.demoCatalogue).toBe(false);
     expect(c.publicBaseUrl).toBe('https://books.example.org');
@@ -47,13 +54,18 @@ describe('decisions.md §1: configuration from validated environment variables',
     expect(() => load({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
     const prod = load({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) });
     expect(prod.jwt).toMatchObject({ secret: 'x'.repeat(32), generatedSecret: false });
-    expect(() => load({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ADMIN_USERNAME: 'root' })).toThrow(/ADMIN_PASSWORD/);
+    expect(() =>
+      load({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ADMIN_USERNAME: 'root' }),
+    ).toThrow(/ADMIN_PASSWORD/);
   });
 
   it('parses per-appId platform settings', () => {
     const c = load({ WECHAT_APP_SECRETS: 'wx1=s1, wx2=s2', ALIPAY_APP_KEYS: '2021=/k/app.pem:/k/ali.pem' });
     expect(c.platforms.wechat.secrets).toEqual({ wx1: 's1', wx2: 's2' });
-    expect(c.platforms.alipay.keys['2021']).toEqual({ privateKeyFile: '/k/app.pem', publicKeyFile: '/k/ali.pem' });
+    expect(c.platforms.alipay.keys['2021']).toEqual({
+      privateKeyFile: '/k/app.pem',
+      publicKeyFile: '/k/ali.pem',
+    });
   });
 
   it('reads a .env file in the working directory when asked', () => {
