@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -7,12 +8,17 @@ import { AppError } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 import { contractSchemas, Health, Ready, ref } from '@readlib/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Family } from './envelope.js';
 import { installErrorHandling } from './error-handler.js';
 import { type OpenApiInfo, registerOpenApi } from './openapi.plugin.js';
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 export interface BaseAppOptions {
   config: AppConfig;
@@ -39,7 +45,10 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
         ? false
         : {
             level: config.logLevel,
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password'], censor: '[redacted]' },
+            redact: {
+              paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password'],
+              censor: '[redacted]',
+            },
           },
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     // a well-formed x-request-id from the proxy is kept so logs line up across tiers
@@ -60,7 +69,11 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     reply.header('x-request-id', req.id);
   });
 
-  await app.register(helmet, { global: true, contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } });
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
   await app.register(cors, { origin: config.corsOrigin, exposedHeaders: ['x-request-id'] });
   await app.register(rateLimit, {
     global: true,
@@ -68,16 +81,22 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     timeWindow: '1 minute',
     allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
     errorResponseBuilder: (_req, ctx) =>
-      Object.assign(new AppError('rate_limited', `too many requests, retry in ${Math.ceil(ctx.ttl / 1000)} s`), {
-        statusCode: 429,
-        retryAfter: Math.ceil(ctx.ttl / 1000),
-      }),
+      Object.assign(
+        new AppError('rate_limited', `too many requests, retry in ${Math.ceil(ctx.ttl / 1000)} s`),
+        {
+          statusCode: 429,
+          retryAfter: Math.ceil(ctx.ttl / 1000),
+        },
+      ),
   });
   await registerOpenApi(app, opts.openapi);
 
   app.get(
     '/healthz',
-    { schema: { operationId: 'health', tags: ['health'], response: { 200: ref(Health) } }, config: { rateLimit: false } },
+    {
+      schema: { operationId: 'health', tags: ['health'], response: { 200: ref(Health) } },
+      config: { rateLimit: false },
+    },
     async () => ({ status: 'ok' as const }),
   );
   app.get(

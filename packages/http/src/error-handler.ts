@@ -39,7 +39,11 @@ export function installErrorHandling(app: FastifyInstance, family: Family): void
     return reply.code(status).send(body);
   });
   app.setNotFoundHandler((req, reply) => {
-    const { status, body } = failure(family, 'not_found', `route ${req.method} ${req.url.split('?')[0]} not found`);
+    const { status, body } = failure(
+      family,
+      'not_found',
+      `route ${req.method} ${req.url.split('?')[0]} not found`,
+    );
     return reply.code(status).send(body);
   });
 }

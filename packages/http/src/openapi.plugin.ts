@@ -17,7 +17,9 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
       info: { title: info.title, version: info.version, description: info.description },
       ...(info.bearer
         ? {
-            components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+            components: {
+              securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+            },
             security: [{ bearerAuth: [] }],
           }
         : {}),
