@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createOperator } from '@readlib/catalog';
+import { loadConfig } from '@readlib/config';
+import { backupSqlite, restoreSqlite } from './commands/backup.command.js';
 import { collectEpubs, importAll } from './commands/import.command.js';
 import { Progress } from './progress.js';
 import { openRuntime } from './runtime.js';
@@ -7,6 +9,8 @@ import { openRuntime } from './runtime.js';
 const USAGE = `usage: pnpm cli <command>
   migrate                                   apply database migrations and exit
   import <file|dir>... [--category <name>]  bulk-import EPUB files (folders are searched for *.epub)
+  backup <dest>                             consistent online snapshot of the SQLite database and store
+  restore <src>                             put a backup in place (stop the services first)
   operator:create <username> [--nickname <name>]
                                             create an operator; the password is read from
                                             OPERATOR_PASSWORD, or generated and printed once`;
@@ -22,9 +26,17 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 2;
   }
+  if (command === 'restore') return restore(positionals[0]);
   const rt = await openRuntime();
   try {
     switch (command) {
+      case 'backup': {
+        if (!positionals[0]) throw new Error('backup: name a destination folder');
+        if (rt.config.database.dialect !== 'sqlite') throw new Error('backup: for PostgreSQL use pg_dump (see DEPLOYMENT.md)');
+        const m = await backupSqlite(rt.handle.db, rt.config.storageDir, positionals[0]);
+        console.log(`backup in ${positionals[0]}: ${m.books} books, ${m.uploads} pending uploads, ${m.files} files, ${(m.bytes / 2 ** 20).toFixed(1)} MiB${m.missing.length ? `; files missing for ${m.missing.join(', ')}` : ''}`);
+        return 0;
+      }
       case 'migrate':
         console.log('database schema is up to date');
         return 0;
@@ -54,6 +66,18 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await rt.handle.destroy();
   }
+}
+
+async function restore(src: string | undefined): Promise<number> {
+  if (!src) throw new Error('restore: name the backup folder');
+  const config = loadConfig();
+  if (config.database.dialect !== 'sqlite') throw new Error('restore: for PostgreSQL use pg_restore (see DEPLOYMENT.md)');
+  const aside = await restoreSqlite(src, config.database.file, config.storageDir);
+  // a backup taken before an upgrade gets this version's migrations
+  const rt = await openRuntime();
+  await rt.handle.destroy();
+  console.log(`restored from ${src}; the previous database and store were kept with the suffix .${aside}`);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(
