@@ -1,4 +1,4 @@
-import { type Kysely, Migrator } from 'kysely';
+import { type Kysely, Migrator, sql } from 'kysely';
 import { migrationProvider, migrations } from './migrations/index.js';
 
 export class MigrationError extends Error {
@@ -11,7 +11,11 @@ export class MigrationError extends Error {
  * would be mistaken for this one.
  */
 function migrator(db: Kysely<any>, schema?: string): Migrator {
-  return new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  return new Migrator({
+    db,
+    provider: migrationProvider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
 }
 
 export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<string[]> {
@@ -26,17 +30,40 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
 
 export type SchemaState = 'current' | 'behind' | 'ahead' | 'empty';
 
-/** Lets a service refuse to start against a schema it was not built for, instead of failing on first query. */
+/**
+ * Compares the migrations recorded in the database with the ones this build carries. 'ahead' means a
+ * newer build migrated the database: running older code against it could corrupt data.
+ */
 export async function schemaState(
   db: Kysely<any>,
   schema?: string,
 ): Promise<{ state: SchemaState; applied: string[]; expected: string[] }> {
   const expected = Object.keys(migrations).sort();
-  const infos = await migrator(db, schema).getMigrations();
-  const applied = infos.filter((m) => m.executedAt).map((m) => m.name);
+  const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
+  let applied: string[];
+  try {
+    const res = await sql<{ name: string }>`select name from ${table} order by name`.execute(db);
+    applied = res.rows.map((r) => r.name);
+  } catch {
+    applied = []; // no bookkeeping table yet: a database never migrated
+  }
   let state: SchemaState = 'current';
   if (applied.length === 0) state = 'empty';
   else if (applied.some((n) => !expected.includes(n))) state = 'ahead';
   else if (applied.length < expected.length) state = 'behind';
   return { state, applied, expected };
+}
+
+/** Services call this at start when they must not migrate themselves (several replicas, production). */
+export async function assertSchemaCurrent(db: Kysely<any>, schema?: string): Promise<void> {
+  const { state, applied, expected } = await schemaState(db, schema);
+  if (state === 'current') return;
+  const latest = (list: string[]) => list[list.length - 1] ?? 'none';
+  const advice =
+    state === 'ahead'
+      ? 'the database was migrated by a newer version of this service: deploy that version'
+      : 'run `pnpm cli migrate` once, then start the services';
+  throw new MigrationError(
+    `database schema is ${state} (database at ${latest(applied)}, this build expects ${latest(expected)}): ${advice}`,
+  );
 }
