@@ -121,7 +121,13 @@ export function toBookDetail(row: BookRow, facts: DetailFacts, urls: PublicUrls)
 /** A category with its count and two cover URLs; a one-cover category repeats it rather than show a hole. */
 export function toCategoryItem(c: CategoryCount, covers: readonly string[], urls: PublicUrls): CategoryItem {
   const cover = urls.res(covers[0] ?? '');
-  return { category: c.id, categoryText: c.name, num: c.num, cover, cover2: covers[1] ? urls.res(covers[1]) : cover };
+  return {
+    category: c.id,
+    categoryText: c.name,
+    num: c.num,
+    cover,
+    cover2: covers[1] ? urls.res(covers[1]) : cover,
+  };
 }
 
 export function toHotSearchItem(row: BookRow): HotSearchItem {

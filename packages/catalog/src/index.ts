@@ -1,5 +1,6 @@
+export * from './admin/index.js';
 export * from './book.mapper.js';
 export * from './errors.js';
 export * from './paging.js';
-export * from './urls.js';
 export * from './reader/index.js';
+export * from './urls.js';

@@ -15,4 +15,16 @@ export class PublicUrls {
   unzipped(fileName: string, path: string): string {
     return path ? this.res(`unzip/${fileName}/${path}`) : '';
   }
+
+  /** The store-relative path behind one of our own `/res/` URLs ('' for ''), undefined for any other URL. */
+  storePath(url: string): string | undefined {
+    if (url === '') return '';
+    const prefix = `${this.base}/res/`;
+    if (!url.startsWith(prefix)) return undefined;
+    try {
+      return url.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
+    } catch {
+      return undefined;
+    }
+  }
 }

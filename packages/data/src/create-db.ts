@@ -1,12 +1,14 @@
-import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 
-export type DbConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string; searchPath?: string };
+export type DbConfig =
+  | { dialect: 'sqlite'; file: string }
+  | { dialect: 'postgres'; url: string; searchPath?: string };
 
 export interface DbHandle {
   db: Kysely<Database>;

@@ -31,110 +31,131 @@ import { sampleBook, testDialects } from '../src/testing/index.js';
 
 const dialects = await testDialects();
 
-describe.each(dialects)('users, shelf, ratings, views, search log, operators, uploads on $name', (dialect) => {
-  let h: DbHandle;
-  let books: BookRow[];
-  beforeEach(async () => {
-    h = await dialect.create();
-    books = [];
-    for (const category_id of [1, 1, 2, 3]) books.push(await insertBook(h.db, sampleBook({ category_id }), []));
-  });
-  afterEach(async () => h.destroy());
+describe.each(dialects)(
+  'users, shelf, ratings, views, search log, operators, uploads on $name',
+  (dialect) => {
+    let h: DbHandle;
+    let books: BookRow[];
+    beforeEach(async () => {
+      h = await dialect.create();
+      books = [];
+      for (const category_id of [1, 1, 2, 3])
+        books.push(await insertBook(h.db, sampleBook({ category_id }), []));
+    });
+    afterEach(async () => h.destroy());
 
-  const user = (openId: string, at = 1000) => upsertUser(h.db, { openId, platform: 'wx', nickName: openId }, at);
+    const user = (openId: string, at = 1000) =>
+      upsertUser(h.db, { openId, platform: 'wx', nickName: openId }, at);
 
-  it('registration is an upsert keyed by openId that keeps the registration time (decisions.md §3)', async () => {
-    const first = await user('o1', 1000);
-    const again = await upsertUser(h.db, { openId: 'o1', platform: 'wx', nickName: 'renamed', city: 'Hangzhou' }, 5000);
-    expect(again.id).toBe(first.id);
-    expect(again.created_at).toBe(1000);
-    expect(again).toMatchObject({ nick_name: 'renamed', city: 'Hangzhou', updated_at: 5000 });
-    expect(await findUserByOpenId(h.db, 'nobody')).toBeUndefined();
-  });
+    it('registration is an upsert keyed by openId that keeps the registration time (decisions.md §3)', async () => {
+      const first = await user('o1', 1000);
+      const again = await upsertUser(
+        h.db,
+        { openId: 'o1', platform: 'wx', nickName: 'renamed', city: 'Hangzhou' },
+        5000,
+      );
+      expect(again.id).toBe(first.id);
+      expect(again.created_at).toBe(1000);
+      expect(again).toMatchObject({ nick_name: 'renamed', city: 'Hangzhou', updated_at: 5000 });
+      expect(await findUserByOpenId(h.db, 'nobody')).toBeUndefined();
+    });
 
-  it('shelf save is idempotent, remove of an absent entry succeeds, lists are newest first', async () => {
-    const u = await user('o1');
-    expect(await saveShelf(h.db, u.id, books[0]!.id, 10)).toBe(true);
-    expect(await saveShelf(h.db, u.id, books[0]!.id, 11)).toBe(false);
-    await saveShelf(h.db, u.id, books[1]!.id, 20);
-    await saveShelf(h.db, u.id, books[2]!.id, 30);
-    expect(await countShelf(h.db, u.id)).toBe(3);
-    const list = await listShelf(h.db, u.id);
-    expect(list.map((r) => r.id)).toEqual([books[2]!.id, books[1]!.id, books[0]!.id]);
-    expect(list[0]).toMatchObject({ open_id: 'o1', shelved_at: 30 });
-    expect((await listShelf(h.db, u.id, { bookId: books[1]!.id })).map((r) => r.id)).toEqual([books[1]!.id]);
-    expect(await listShelf(h.db, u.id, { limit: 2 })).toHaveLength(2);
-    expect(await removeShelf(h.db, u.id, books[1]!.id)).toBe(true);
-    expect(await removeShelf(h.db, u.id, books[1]!.id)).toBe(false);
-    expect(await countShelf(h.db)).toBe(2);
-  });
+    it('shelf save is idempotent, remove of an absent entry succeeds, lists are newest first', async () => {
+      const u = await user('o1');
+      expect(await saveShelf(h.db, u.id, books[0]!.id, 10)).toBe(true);
+      expect(await saveShelf(h.db, u.id, books[0]!.id, 11)).toBe(false);
+      await saveShelf(h.db, u.id, books[1]!.id, 20);
+      await saveShelf(h.db, u.id, books[2]!.id, 30);
+      expect(await countShelf(h.db, u.id)).toBe(3);
+      const list = await listShelf(h.db, u.id);
+      expect(list.map((r) => r.id)).toEqual([books[2]!.id, books[1]!.id, books[0]!.id]);
+      expect(list[0]).toMatchObject({ open_id: 'o1', shelved_at: 30 });
+      expect((await listShelf(h.db, u.id, { bookId: books[1]!.id })).map((r) => r.id)).toEqual([
+        books[1]!.id,
+      ]);
+      expect(await listShelf(h.db, u.id, { limit: 2 })).toHaveLength(2);
+      expect(await removeShelf(h.db, u.id, books[1]!.id)).toBe(true);
+      expect(await removeShelf(h.db, u.id, books[1]!.id)).toBe(false);
+      expect(await countShelf(h.db)).toBe(2);
+    });
 
-  it('a second rating replaces the first; stats count raters and average', async () => {
-    const [a, b] = [await user('a'), await user('b')];
-    await saveRating(h.db, a.id, books[0]!.id, 2);
-    await saveRating(h.db, a.id, books[0]!.id, 5);
-    await saveRating(h.db, b.id, books[0]!.id, 4);
-    expect(await ratingStats(h.db, books[0]!.id)).toEqual({ num: 2, avg: 4.5 });
-    expect(await ratingStats(h.db, books[1]!.id)).toEqual({ num: 0, avg: 0 });
-    expect(await userRank(h.db, a.id, books[0]!.id)).toBe(5);
-    expect(await userRank(h.db, a.id, books[1]!.id)).toBe(0);
-    await expect(saveRating(h.db, a.id, books[1]!.id, 6)).rejects.toThrow();
-    expect(await topRatedBookIds(h.db, 5)).toEqual([books[0]!.id]);
-  });
+    it('a second rating replaces the first; stats count raters and average', async () => {
+      const [a, b] = [await user('a'), await user('b')];
+      await saveRating(h.db, a.id, books[0]!.id, 2);
+      await saveRating(h.db, a.id, books[0]!.id, 5);
+      await saveRating(h.db, b.id, books[0]!.id, 4);
+      expect(await ratingStats(h.db, books[0]!.id)).toEqual({ num: 2, avg: 4.5 });
+      expect(await ratingStats(h.db, books[1]!.id)).toEqual({ num: 0, avg: 0 });
+      expect(await userRank(h.db, a.id, books[0]!.id)).toBe(5);
+      expect(await userRank(h.db, a.id, books[1]!.id)).toBe(0);
+      await expect(saveRating(h.db, a.id, books[1]!.id, 6)).rejects.toThrow();
+      expect(await topRatedBookIds(h.db, 5)).toEqual([books[0]!.id]);
+    });
 
-  it('views: readers are distinct and newest first, readerNum counts viewers, hot lists are windowed', async () => {
-    const users = [];
-    for (let i = 0; i < 12; i++) users.push(await user(`v${i}`));
-    for (let i = 0; i < 12; i++) await recordView(h.db, users[i]!.id, books[0]!.id, 100 + i);
-    await recordView(h.db, users[0]!.id, books[0]!.id, 500);
-    const readers = await recentReaders(h.db, books[0]!.id, 10);
-    expect(readers).toHaveLength(10);
-    expect(readers[0]).toEqual({ nick_name: 'v0', avatar_url: '', last_viewed_at: 500 });
-    expect(readers[1]!.nick_name).toBe('v11');
-    expect(await readerCount(h.db, books[0]!.id)).toBe(12);
-    await recordView(h.db, users[1]!.id, books[1]!.id, 1000);
-    await recordView(h.db, users[2]!.id, books[1]!.id, 1001);
-    expect(await topViewedBookIds(h.db, 0, 5)).toEqual([
-      { bookId: books[0]!.id, views: 13 },
-      { bookId: books[1]!.id, views: 2 },
-    ]);
-    expect(await topViewedBookIds(h.db, 900, 5)).toEqual([{ bookId: books[1]!.id, views: 2 }]);
-  });
+    it('views: readers are distinct and newest first, readerNum counts viewers, hot lists are windowed', async () => {
+      const users = [];
+      for (let i = 0; i < 12; i++) users.push(await user(`v${i}`));
+      for (let i = 0; i < 12; i++) await recordView(h.db, users[i]!.id, books[0]!.id, 100 + i);
+      await recordView(h.db, users[0]!.id, books[0]!.id, 500);
+      const readers = await recentReaders(h.db, books[0]!.id, 10);
+      expect(readers).toHaveLength(10);
+      expect(readers[0]).toEqual({ nick_name: 'v0', avatar_url: '', last_viewed_at: 500 });
+      expect(readers[1]!.nick_name).toBe('v11');
+      expect(await readerCount(h.db, books[0]!.id)).toBe(12);
+      await recordView(h.db, users[1]!.id, books[1]!.id, 1000);
+      await recordView(h.db, users[2]!.id, books[1]!.id, 1001);
+      expect(await topViewedBookIds(h.db, 0, 5)).toEqual([
+        { bookId: books[0]!.id, views: 13 },
+        { bookId: books[1]!.id, views: 2 },
+      ]);
+      expect(await topViewedBookIds(h.db, 900, 5)).toEqual([{ bookId: books[1]!.id, views: 2 }]);
+    });
 
-  it('category affinity follows what the user viewed, rated and shelved', async () => {
-    const u = await user('fan');
-    await recordView(h.db, u.id, books[3]!.id);
-    await saveShelf(h.db, u.id, books[0]!.id);
-    await saveRating(h.db, u.id, books[1]!.id, 5);
-    expect(await userCategoryAffinity(h.db, u.id)).toEqual([1, 3]);
-  });
+    it('category affinity follows what the user viewed, rated and shelved', async () => {
+      const u = await user('fan');
+      await recordView(h.db, u.id, books[3]!.id);
+      await saveShelf(h.db, u.id, books[0]!.id);
+      await saveRating(h.db, u.id, books[1]!.id, 5);
+      expect(await userCategoryAffinity(h.db, u.id)).toEqual([1, 3]);
+    });
 
-  it('search log: top keywords in a window with distinct searchers', async () => {
-    await logSearch(h.db, 'dune', 'a', 100);
-    await logSearch(h.db, 'dune', 'a', 101);
-    await logSearch(h.db, 'dune', null, 102);
-    await logSearch(h.db, '三体', 'b', 103);
-    await logSearch(h.db, 'old', 'c', 1);
-    expect(await topKeywords(h.db, 50, 10)).toEqual([
-      { keyword: 'dune', count: 3, users: 1 },
-      { keyword: '三体', count: 1, users: 1 },
-    ]);
-  });
+    it('search log: top keywords in a window with distinct searchers', async () => {
+      await logSearch(h.db, 'dune', 'a', 100);
+      await logSearch(h.db, 'dune', 'a', 101);
+      await logSearch(h.db, 'dune', null, 102);
+      await logSearch(h.db, '三体', 'b', 103);
+      await logSearch(h.db, 'old', 'c', 1);
+      expect(await topKeywords(h.db, 50, 10)).toEqual([
+        { keyword: 'dune', count: 3, users: 1 },
+        { keyword: '三体', count: 1, users: 1 },
+      ]);
+    });
 
-  it('operators have unique usernames', async () => {
-    await createOperator(h.db, { username: 'root', password_hash: 'x', nickname: 'Root', avatar: '', roles: '["admin"]' });
-    expect((await findOperatorByUsername(h.db, 'root'))?.nickname).toBe('Root');
-    await expect(
-      createOperator(h.db, { username: 'root', password_hash: 'y', nickname: '', avatar: '', roles: '[]' }),
-    ).rejects.toThrow();
-  });
+    it('operators have unique usernames', async () => {
+      await createOperator(h.db, {
+        username: 'root',
+        password_hash: 'x',
+        nickname: 'Root',
+        avatar: '',
+        roles: '["admin"]',
+      });
+      expect((await findOperatorByUsername(h.db, 'root'))?.nickname).toBe('Root');
+      await expect(
+        createOperator(h.db, { username: 'root', password_hash: 'y', nickname: '', avatar: '', roles: '[]' }),
+      ).rejects.toThrow();
+    });
 
-  it('pending uploads expire', async () => {
-    await createUpload(h.db, { fileName: 'u1', originalName: 'a.epub', parsed: { title: 'A' }, ttlMs: 100 }, 1000);
-    await createUpload(h.db, { fileName: 'u2', originalName: 'b.epub', parsed: {}, ttlMs: 10_000 }, 1000);
-    expect(JSON.parse((await findUpload(h.db, 'u1'))!.parsed)).toEqual({ title: 'A' });
-    expect((await expiredUploads(h.db, 2000)).map((u) => u.file_name)).toEqual(['u1']);
-    expect(await deleteUpload(h.db, 'u1')).toBe(true);
-    expect(await deleteUpload(h.db, 'u1')).toBe(false);
-  });
-});
+    it('pending uploads expire', async () => {
+      await createUpload(
+        h.db,
+        { fileName: 'u1', originalName: 'a.epub', parsed: { title: 'A' }, ttlMs: 100 },
+        1000,
+      );
+      await createUpload(h.db, { fileName: 'u2', originalName: 'b.epub', parsed: {}, ttlMs: 10_000 }, 1000);
+      expect(JSON.parse((await findUpload(h.db, 'u1'))!.parsed)).toEqual({ title: 'A' });
+      expect((await expiredUploads(h.db, 2000)).map((u) => u.file_name)).toEqual(['u1']);
+      expect(await deleteUpload(h.db, 'u1')).toBe(true);
+      expect(await deleteUpload(h.db, 'u1')).toBe(false);
+    });
+  },
+);

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type DbHandle,
   categoryCounts,
   categoryCovers,
   countBooks,
+  type DbHandle,
   deleteBook,
   findBookByFileName,
   findToc,
@@ -24,8 +24,26 @@ describe.each(dialects)('books repository on $name', (dialect) => {
 
   it('inserts a book with its table of contents and reads it back with the category name', async () => {
     const toc = [
-      { ord: 1, entry_id: 'n1', nav_id: 'n1', pid: '', href: 'a.xhtml', label: 'One', level: 0, text: 'a.xhtml' },
-      { ord: 2, entry_id: 'n2', nav_id: 'n2', pid: 'n1', href: 'b.xhtml', label: 'Two', level: 1, text: 'b.xhtml' },
+      {
+        ord: 1,
+        entry_id: 'n1',
+        nav_id: 'n1',
+        pid: '',
+        href: 'a.xhtml',
+        label: 'One',
+        level: 0,
+        text: 'a.xhtml',
+      },
+      {
+        ord: 2,
+        entry_id: 'n2',
+        nav_id: 'n2',
+        pid: 'n1',
+        href: 'b.xhtml',
+        label: 'Two',
+        level: 1,
+        text: 'b.xhtml',
+      },
     ];
     const book = await insertBook(h.db, sampleBook({ category_id: 11 }), toc);
     expect(book.category_name).toBe('Literature');
@@ -56,7 +74,9 @@ describe.each(dialects)('books repository on $name', (dialect) => {
     await deleteBook(h.db, books[11]!.file_name);
     expect(await deleteBook(h.db, 'missing')).toBeUndefined();
     expect(await countBooks(h.db)).toBe(9);
-    const positions = (await h.db.selectFrom('books').select('pos').orderBy('pos').execute()).map((r) => r.pos);
+    const positions = (await h.db.selectFrom('books').select('pos').orderBy('pos').execute()).map(
+      (r) => r.pos,
+    );
     expect(positions).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     for (let i = 0; i < 20; i++) {
       const draw = await randomBooks(h.db, 4);
@@ -72,10 +92,15 @@ describe.each(dialects)('books repository on $name', (dialect) => {
 
   it('draws each book with equal frequency (chi-square against uniform)', async () => {
     for (let i = 0; i < 10; i++) await insertBook(h.db, sampleBook(), []);
-    await deleteBook(h.db, (await h.db.selectFrom('books').select('file_name').where('pos', '=', 1).executeTakeFirstOrThrow()).file_name);
+    await deleteBook(
+      h.db,
+      (await h.db.selectFrom('books').select('file_name').where('pos', '=', 1).executeTakeFirstOrThrow())
+        .file_name,
+    );
     const counts = new Map<number, number>();
     const rounds = 900;
-    for (let i = 0; i < rounds; i++) for (const b of await randomBooks(h.db, 3)) counts.set(b.id, (counts.get(b.id) ?? 0) + 1);
+    for (let i = 0; i < rounds; i++)
+      for (const b of await randomBooks(h.db, 3)) counts.set(b.id, (counts.get(b.id) ?? 0) + 1);
     expect(counts.size).toBe(9);
     const expected = (rounds * 3) / 9;
     const chi = [...counts.values()].reduce((s, c) => s + (c - expected) ** 2 / expected, 0);
@@ -89,16 +114,40 @@ describe.each(dialects)('books repository on $name', (dialect) => {
     ]);
     const { id: userId } = await h.db
       .insertInto('users')
-      .values({ open_id: 'u1', platform: 'wx', avatar_url: '', nick_name: '', gender: 0, country: '', province: '', city: '', language: '', created_at: 1, updated_at: 1 })
+      .values({
+        open_id: 'u1',
+        platform: 'wx',
+        avatar_url: '',
+        nick_name: '',
+        gender: 0,
+        country: '',
+        province: '',
+        city: '',
+        language: '',
+        created_at: 1,
+        updated_at: 1,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await h.db.insertInto('shelf_entries').values({ user_id: userId, book_id: b.id, created_at: 1 }).execute();
-    await h.db.insertInto('ratings').values({ user_id: userId, book_id: b.id, rank: 4, created_at: 1, updated_at: 1 }).execute();
+    await h.db
+      .insertInto('shelf_entries')
+      .values({ user_id: userId, book_id: b.id, created_at: 1 })
+      .execute();
+    await h.db
+      .insertInto('ratings')
+      .values({ user_id: userId, book_id: b.id, rank: 4, created_at: 1, updated_at: 1 })
+      .execute();
     await h.db.insertInto('views').values({ user_id: userId, book_id: b.id, created_at: 1 }).execute();
-    await h.db.insertInto('book_readers').values({ user_id: userId, book_id: b.id, last_viewed_at: 1 }).execute();
+    await h.db
+      .insertInto('book_readers')
+      .values({ user_id: userId, book_id: b.id, last_viewed_at: 1 })
+      .execute();
     await deleteBook(h.db, b.file_name);
     for (const t of ['toc_entries', 'shelf_entries', 'ratings', 'views', 'book_readers', 'books'] as const) {
-      const { n } = await h.db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const { n } = await h.db
+        .selectFrom(t)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(n), t).toBe(0);
     }
   });

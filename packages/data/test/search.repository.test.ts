@@ -21,11 +21,61 @@ describe.each(dialects)('search repository on $name', (dialect) => {
   let h: DbHandle;
   beforeAll(async () => {
     h = await dialect.create();
-    await insertBook(h.db, sampleBook({ file_name: 'dune', title: 'Dune Messiah', author: 'Frank Herbert', publisher: 'Ace Books', category_id: 11 }), []);
-    await insertBook(h.db, sampleBook({ file_name: 'three-body', title: '三体', author: '刘慈欣', publisher: '重庆出版社', category_id: 11 }), []);
-    await insertBook(h.db, sampleBook({ file_name: 'wandering', title: '流浪地球', author: '刘慈欣', publisher: '中国华侨出版社', category_id: 19 }), []);
-    await insertBook(h.db, sampleBook({ file_name: 'herbs', title: 'A Herbal of Ace', author: 'Mary Poppins', publisher: 'Herbert House', category_id: 12 }), []);
-    await insertBook(h.db, sampleBook({ file_name: 'math', title: 'Linear Algebra', author: 'Gil Strang', publisher: 'Wellesley', category_id: 16 }), []);
+    await insertBook(
+      h.db,
+      sampleBook({
+        file_name: 'dune',
+        title: 'Dune Messiah',
+        author: 'Frank Herbert',
+        publisher: 'Ace Books',
+        category_id: 11,
+      }),
+      [],
+    );
+    await insertBook(
+      h.db,
+      sampleBook({
+        file_name: 'three-body',
+        title: '三体',
+        author: '刘慈欣',
+        publisher: '重庆出版社',
+        category_id: 11,
+      }),
+      [],
+    );
+    await insertBook(
+      h.db,
+      sampleBook({
+        file_name: 'wandering',
+        title: '流浪地球',
+        author: '刘慈欣',
+        publisher: '中国华侨出版社',
+        category_id: 19,
+      }),
+      [],
+    );
+    await insertBook(
+      h.db,
+      sampleBook({
+        file_name: 'herbs',
+        title: 'A Herbal of Ace',
+        author: 'Mary Poppins',
+        publisher: 'Herbert House',
+        category_id: 12,
+      }),
+      [],
+    );
+    await insertBook(
+      h.db,
+      sampleBook({
+        file_name: 'math',
+        title: 'Linear Algebra',
+        author: 'Gil Strang',
+        publisher: 'Wellesley',
+        category_id: 16,
+      }),
+      [],
+    );
   });
   afterAll(async () => h.destroy());
 
@@ -76,7 +126,8 @@ describe.each(dialects)('search repository on $name', (dialect) => {
   });
 
   it('search-list combines filters with AND (category by exact name or id)', async () => {
-    const fn = async (f: Parameters<typeof searchList>[1]) => (await searchList(h.db, f, page)).map((b) => b.file_name);
+    const fn = async (f: Parameters<typeof searchList>[1]) =>
+      (await searchList(h.db, f, page)).map((b) => b.file_name);
     expect(await fn({ author: '刘慈欣' })).toEqual(['three-body', 'wandering']);
     expect(await fn({ author: '刘慈欣', category: 'Physics' })).toEqual(['wandering']);
     expect(await fn({ author: '刘慈欣', categoryId: 11 })).toEqual(['three-body']);

@@ -28,7 +28,11 @@ export function toAdminBookDetail(row: BookRow, toc: TocEntry[], urls: PublicUrl
 }
 
 /** An uploaded book not yet in the catalogue: id is '' until POST /book/create. */
-export function pendingToAdminBookDetail(p: PendingBook, categoryText: string, urls: PublicUrls): AdminBookDetail {
+export function pendingToAdminBookDetail(
+  p: PendingBook,
+  categoryText: string,
+  urls: PublicUrls,
+): AdminBookDetail {
   const contents = toContents(p.fileName, p.contents.map(toTocRow), urls);
   return {
     id: '',
@@ -47,5 +51,14 @@ export function pendingToAdminBookDetail(p: PendingBook, categoryText: string, u
 }
 
 export function toTocRow(e: EpubTocEntry): NewTocEntry {
-  return { ord: e.order, entry_id: e.id, nav_id: e.navId, pid: e.pid, href: e.href, label: e.label, level: e.level, text: e.text };
+  return {
+    ord: e.order,
+    entry_id: e.id,
+    nav_id: e.navId,
+    pid: e.pid,
+    href: e.href,
+    label: e.label,
+    level: e.level,
+    text: e.text,
+  };
 }

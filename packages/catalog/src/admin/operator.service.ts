@@ -30,7 +30,8 @@ export async function createOperator(db: Kysely<Database>, input: NewOperatorInp
   if (input.password.length < MIN_PASSWORD_LENGTH) {
     throw invalid(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
   }
-  if (await findOperatorByUsername(db, username)) throw new AppError('conflict', `operator ${username} exists`);
+  if (await findOperatorByUsername(db, username))
+    throw new AppError('conflict', `operator ${username} exists`);
   return insertOperator(db, {
     username,
     password_hash: await hashPassword(input.password),
@@ -51,7 +52,10 @@ export interface FirstOperatorResult {
  * Creates the first operator when none exists: from ADMIN_USERNAME/ADMIN_PASSWORD, else (outside
  * production) `admin` with a random password that the caller prints. Never a fixed default password.
  */
-export async function ensureFirstOperator(db: Kysely<Database>, config: AppConfig): Promise<FirstOperatorResult> {
+export async function ensureFirstOperator(
+  db: Kysely<Database>,
+  config: AppConfig,
+): Promise<FirstOperatorResult> {
   if ((await countOperators(db)) > 0) return { created: false };
   const configured = config.firstOperator;
   if (configured?.password) {
@@ -70,7 +74,11 @@ export async function ensureFirstOperator(db: Kysely<Database>, config: AppConfi
 }
 
 /** The operator for these credentials, or a login refusal with one message for both mistakes. */
-export async function authenticateOperator(db: Kysely<Database>, username: string, password: string): Promise<Operator> {
+export async function authenticateOperator(
+  db: Kysely<Database>,
+  username: string,
+  password: string,
+): Promise<Operator> {
   const op = await findOperatorByUsername(db, username);
   // verify even for an unknown username so timing does not tell which of the two was wrong
   const ok = await verifyPassword(password, op?.password_hash ?? (await dummyHash()));

@@ -9,7 +9,9 @@ function derive(password: string, salt: Buffer, opts: { N: number; r: number; p:
   // 128·N·r bytes are needed: N=2^15, r=8 is exactly the 32 MiB default ceiling, so raise it
   const options: ScryptOptions = { ...opts, maxmem: 256 * opts.N * opts.r };
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 

@@ -28,8 +28,7 @@ export function pendingFrom(
   return {
     fileName: stored.fileName,
     originalName,
-    // a book without a title still needs a name an operator can find in the list
-    title: m.title.trim() || originalName.replace(/\.epub$/i, '') || stored.fileName,
+    title: titleOf(parsed, originalName, stored.fileName),
     author: m.author,
     publisher: m.publisher,
     language: m.language,
@@ -45,4 +44,9 @@ export function pendingFrom(
 
 export function parsePending(json: string): PendingBook {
   return JSON.parse(json) as PendingBook;
+}
+
+/** A book without a title still needs a name an operator can find in the list. */
+export function titleOf(parsed: ParsedEpub, originalName: string, fileName: string): string {
+  return parsed.metadata.title.trim() || originalName.replace(/\.epub$/i, '').trim() || fileName;
 }

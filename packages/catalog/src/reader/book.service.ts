@@ -52,7 +52,10 @@ export async function bookContents(ctx: ReaderContext, fileName: string): Promis
 }
 
 /** rank is 1-5 (checked by the contract); a second rating replaces the first. */
-export async function rateBook(ctx: ReaderContext, input: { fileName: string; openId: string; rank: number }) {
+export async function rateBook(
+  ctx: ReaderContext,
+  input: { fileName: string; openId: string; rank: number },
+) {
   const user = await registeredUser(ctx, input.openId);
   const book = await findBook(ctx, input.fileName);
   await saveRating(ctx.db, user.id, book.id, input.rank, ctx.now());

@@ -1,4 +1,11 @@
-import type { Banner, BookSummary, CategoryItem, HomeData, HotSearch, HotSearchItem } from '@readlib/contracts';
+import type {
+  Banner,
+  BookSummary,
+  CategoryItem,
+  HomeData,
+  HotSearch,
+  HotSearchItem,
+} from '@readlib/contracts';
 import {
   bookIdsInCategories,
   categoryCounts,
@@ -42,8 +49,13 @@ export async function getHome(ctx: ReaderContext, openId: string, banner: Banner
 /** Favours the categories the user engaged with, never a book already on their shelf. */
 export async function personalRecommend(ctx: ReaderContext, userId: number): Promise<BookSummary[]> {
   const k = HOME_SIZES.recommend;
-  const [categories, onShelf] = await Promise.all([userCategoryAffinity(ctx.db, userId, 3), shelfBookIds(ctx.db, userId)]);
-  const liked = (await bookIdsInCategories(ctx.db, categories, PER_CATEGORY_POOL)).filter((id) => !onShelf.has(id));
+  const [categories, onShelf] = await Promise.all([
+    userCategoryAffinity(ctx.db, userId, 3),
+    shelfBookIds(ctx.db, userId),
+  ]);
+  const liked = (await bookIdsInCategories(ctx.db, categories, PER_CATEGORY_POOL)).filter(
+    (id) => !onShelf.has(id),
+  );
   const picked = sample(liked, k);
   if (picked.length < k) {
     const pool = (await wellRatedIds(ctx)).filter((id) => !onShelf.has(id) && !picked.includes(id));
@@ -92,5 +104,10 @@ async function topSearch(ctx: ReaderContext): Promise<HotSearch> {
 /** GET /book/hot-search: the 10 most viewed books of the last 30 days, no fill (it is a ranking). */
 export async function hotSearchList(ctx: ReaderContext): Promise<HotSearchItem[]> {
   const top = await topViewedBookIds(ctx.db, ctx.now() - HOT_WINDOW_MS, HOT_SEARCH_LIST);
-  return (await findBooksByIds(ctx.db, top.map((t) => t.bookId))).map(toHotSearchItem);
+  return (
+    await findBooksByIds(
+      ctx.db,
+      top.map((t) => t.bookId),
+    )
+  ).map(toHotSearchItem);
 }

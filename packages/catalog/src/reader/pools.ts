@@ -1,10 +1,4 @@
-import {
-  type BookRow,
-  findBooksByIds,
-  randomBooks,
-  topRatedBookIds,
-  topViewedBookIds,
-} from '@readlib/data';
+import { type BookRow, findBooksByIds, randomBooks, topRatedBookIds, topViewedBookIds } from '@readlib/data';
 import { HOT_WINDOW_MS, type ReaderContext } from './reader-context.js';
 
 /** How many candidates a pool holds before a batch is drawn from it. */

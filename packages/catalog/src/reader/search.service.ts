@@ -1,4 +1,9 @@
-import { type BookSummary, hasSearchListFilter, type SearchListQuery, type SearchResult } from '@readlib/contracts';
+import {
+  type BookSummary,
+  hasSearchListFilter,
+  type SearchListQuery,
+  type SearchResult,
+} from '@readlib/contracts';
 import {
   logSearch,
   type SearchListFilter,
@@ -43,9 +48,10 @@ export async function search(ctx: ReaderContext, input: SearchInput): Promise<Se
 
 /** Filters sent are combined with AND; blank ones count as not sent; none sent is error_code 2. */
 export async function listBooks(ctx: ReaderContext, query: SearchListQuery): Promise<BookSummary[]> {
-  if (!hasSearchListFilter(query)) throw invalid('send at least one of publisher, author, category, categoryId');
+  if (!hasSearchListFilter(query))
+    throw invalid('send at least one of publisher, author, category, categoryId');
   const filter: SearchListFilter = {};
-  const given = (v: string | undefined) => (v !== undefined && v.trim() ? v.trim() : undefined);
+  const given = (v: string | undefined) => v?.trim() || undefined;
   const publisher = given(query.publisher);
   const author = given(query.author);
   const category = given(query.category);

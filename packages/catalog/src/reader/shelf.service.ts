@@ -1,8 +1,8 @@
 import type { ShelfEntry, ShelfParam } from '@readlib/contracts';
 import { findUserByOpenId, listShelf, removeShelf, saveShelf } from '@readlib/data';
 import { toShelfEntry } from '../book.mapper.js';
-import type { ReaderContext } from './reader-context.js';
 import { findBook } from './book.service.js';
+import type { ReaderContext } from './reader-context.js';
 import { registeredUser } from './user.service.js';
 
 /**

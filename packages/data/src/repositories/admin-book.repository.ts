@@ -37,14 +37,25 @@ export async function listBooksAdmin(
   if (filter.author) q = q.where(likeCi('books.author', filter.author));
   if (filter.category) q = q.where('categories.name', '=', filter.category);
   const [rows, total] = await Promise.all([
-    q.orderBy(SORTABLE_FIELDS[sort.field], sort.dir).orderBy('books.id', sort.dir).offset(page.offset).limit(page.limit).execute(),
-    q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    q
+      .orderBy(SORTABLE_FIELDS[sort.field], sort.dir)
+      .orderBy('books.id', sort.dir)
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    q
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
 }
 
 /** A catalogue book with the same title, author and publisher (decisions.md §4: duplicates refused). */
-export async function findDuplicate(db: Kysely<Database>, b: { title: string; author: string; publisher: string }) {
+export async function findDuplicate(
+  db: Kysely<Database>,
+  b: { title: string; author: string; publisher: string },
+) {
   return db
     .selectFrom('books')
     .select(['id', 'file_name'])

@@ -27,7 +27,11 @@ export async function findBooksByIds(db: Db, ids: number[]): Promise<BookRow[]> 
 }
 
 export async function countBooks(db: Db): Promise<number> {
-  const row = await db.selectFrom('counters').select('value').where('name', '=', 'books').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('counters')
+    .select('value')
+    .where('name', '=', 'books')
+    .executeTakeFirstOrThrow();
   return Number(row.value);
 }
 
@@ -69,12 +73,17 @@ export async function findToc(db: Db, bookId: number): Promise<TocEntry[]> {
 }
 
 /** Changes only the given fields; search grams follow title, author and publisher. */
-export async function updateBook(db: Kysely<Database>, fileName: string, patch: BookUpdate): Promise<BookRow | undefined> {
+export async function updateBook(
+  db: Kysely<Database>,
+  fileName: string,
+  patch: BookUpdate,
+): Promise<BookRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const current = await findBookByFileName(trx, fileName);
     if (!current) return undefined;
     const next = { ...current, ...patch };
-    const textChanged = next.title !== current.title || next.author !== current.author || next.publisher !== current.publisher;
+    const textChanged =
+      next.title !== current.title || next.author !== current.author || next.publisher !== current.publisher;
     await trx
       .updateTable('books')
       .set({ ...patch, ...(textChanged ? { grams: bookGrams(next) } : {}), updated_at: Date.now() })
@@ -98,7 +107,11 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
       .executeTakeFirstOrThrow();
     const book = await findBookByFileName(trx, fileName);
     if (!book) {
-      await trx.updateTable('counters').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', 'books').execute();
+      await trx
+        .updateTable('counters')
+        .set((eb) => ({ value: eb('value', '+', 1) }))
+        .where('name', '=', 'books')
+        .execute();
       return undefined;
     }
     // explicit deletes (not only FK cascades) so the outcome does not depend on foreign_keys being on
@@ -118,7 +131,11 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
  * k books drawn uniformly without replacement: random dense positions, fetched through the unique
  * `pos` index. Never short while the catalogue has k books (minus the excluded ones).
  */
-export async function randomBooks(db: Db, k: number, exclude: ReadonlySet<number> = new Set()): Promise<BookRow[]> {
+export async function randomBooks(
+  db: Db,
+  k: number,
+  exclude: ReadonlySet<number> = new Set(),
+): Promise<BookRow[]> {
   const n = await countBooks(db);
   const want = Math.min(k, Math.max(0, n - exclude.size));
   const picked: BookRow[] = [];

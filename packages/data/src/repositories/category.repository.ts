@@ -34,7 +34,11 @@ export async function categoryCounts(db: Kysely<Database>): Promise<CategoryCoun
   const rows = await db
     .selectFrom('categories')
     .leftJoin('books', 'books.category_id', 'categories.id')
-    .select(['categories.id as id', 'categories.name as name', (eb) => eb.fn.count<number>('books.id').as('num')])
+    .select([
+      'categories.id as id',
+      'categories.name as name',
+      (eb) => eb.fn.count<number>('books.id').as('num'),
+    ])
     .groupBy(['categories.id', 'categories.name'])
     .orderBy('categories.id')
     .execute();

@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 
 /** A second rating by the same user replaces the first (unique user_id, book_id). */
-export async function saveRating(db: Kysely<Database>, userId: number, bookId: number, rank: number, now = Date.now()) {
+export async function saveRating(
+  db: Kysely<Database>,
+  userId: number,
+  bookId: number,
+  rank: number,
+  now = Date.now(),
+) {
   await db
     .insertInto('ratings')
     .values({ user_id: userId, book_id: bookId, rank, created_at: now, updated_at: now })
@@ -10,7 +16,10 @@ export async function saveRating(db: Kysely<Database>, userId: number, bookId: n
     .execute();
 }
 
-export async function ratingStats(db: Kysely<Database>, bookId: number): Promise<{ num: number; avg: number }> {
+export async function ratingStats(
+  db: Kysely<Database>,
+  bookId: number,
+): Promise<{ num: number; avg: number }> {
   const row = await db
     .selectFrom('ratings')
     .select((eb) => [eb.fn.countAll<number>().as('num'), eb.fn.avg<number>('rank').as('avg')])
@@ -40,7 +49,11 @@ export async function countRatings(db: Kysely<Database>, since?: number, until?:
 export async function topRatedBookIds(db: Kysely<Database>, limit: number, minVotes = 1): Promise<number[]> {
   const rows = await db
     .selectFrom('ratings')
-    .select(['book_id', (eb) => eb.fn.avg<number>('rank').as('avg'), (eb) => eb.fn.countAll<number>().as('n')])
+    .select([
+      'book_id',
+      (eb) => eb.fn.avg<number>('rank').as('avg'),
+      (eb) => eb.fn.countAll<number>().as('n'),
+    ])
     .groupBy('book_id')
     .having((eb) => eb.fn.countAll(), '>=', minVotes)
     .orderBy('avg', 'desc')

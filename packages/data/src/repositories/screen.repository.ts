@@ -7,7 +7,12 @@ export type EventTable = 'users' | 'shelf_entries' | 'ratings' | 'views' | 'sear
 export const DAY_MS = 86_400_000;
 
 /** Rows created in [since, until); either bound may be omitted. */
-export async function countCreated(db: Kysely<Database>, table: EventTable, since?: number, until?: number): Promise<number> {
+export async function countCreated(
+  db: Kysely<Database>,
+  table: EventTable,
+  since?: number,
+  until?: number,
+): Promise<number> {
   // every EventTable has created_at; the cast only narrows the union for Kysely's column typing
   let q = db.selectFrom(table as 'views').select((eb) => eb.fn.countAll<number>().as('n'));
   if (since !== undefined) q = q.where('created_at', '>=', since);

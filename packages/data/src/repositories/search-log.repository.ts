@@ -1,7 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 
-export async function logSearch(db: Kysely<Database>, keyword: string, openId: string | null, now = Date.now()) {
+export async function logSearch(
+  db: Kysely<Database>,
+  keyword: string,
+  openId: string | null,
+  now = Date.now(),
+) {
   await db.insertInto('search_log').values({ keyword, open_id: openId, created_at: now }).execute();
 }
 
@@ -12,7 +17,11 @@ export interface KeywordCount {
 }
 
 /** Keywords searched since `since`, most frequent first, with their distinct searchers. */
-export async function topKeywords(db: Kysely<Database>, since: number, limit: number): Promise<KeywordCount[]> {
+export async function topKeywords(
+  db: Kysely<Database>,
+  since: number,
+  limit: number,
+): Promise<KeywordCount[]> {
   const rows = await db
     .selectFrom('search_log')
     .select([

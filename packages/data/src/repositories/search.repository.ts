@@ -95,7 +95,11 @@ export async function searchCategories(db: Kysely<Database>, keyword: string, li
   const rows = await db
     .selectFrom('categories')
     .leftJoin('books', 'books.category_id', 'categories.id')
-    .select(['categories.id as id', 'categories.name as name', (eb) => eb.fn.count<number>('books.id').as('n')])
+    .select([
+      'categories.id as id',
+      'categories.name as name',
+      (eb) => eb.fn.count<number>('books.id').as('n'),
+    ])
     .where('categories.id', 'in', categoryIdsLike(db, keyword))
     .groupBy(['categories.id', 'categories.name'])
     .orderBy('n', 'desc')
@@ -132,5 +136,7 @@ export function likeScanIds(db: Kysely<Database>, keyword: string) {
   return db
     .selectFrom('books')
     .select('id')
-    .where(sql<SqlBool>`lower(title) like ${pattern} escape '\\' or lower(author) like ${pattern} escape '\\' or lower(publisher) like ${pattern} escape '\\'`);
+    .where(
+      sql<SqlBool>`lower(title) like ${pattern} escape '\\' or lower(author) like ${pattern} escape '\\' or lower(publisher) like ${pattern} escape '\\'`,
+    );
 }

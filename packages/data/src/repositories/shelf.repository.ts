@@ -5,7 +5,12 @@ import { type BookRow, selectBooks } from './book.repository.js';
 export type ShelfRow = BookRow & { open_id: string; shelved_at: number };
 
 /** Idempotent: a book is on a shelf at most once (unique user_id, book_id); returns true when added. */
-export async function saveShelf(db: Kysely<Database>, userId: number, bookId: number, now = Date.now()): Promise<boolean> {
+export async function saveShelf(
+  db: Kysely<Database>,
+  userId: number,
+  bookId: number,
+  now = Date.now(),
+): Promise<boolean> {
   const res = await db
     .insertInto('shelf_entries')
     .values({ user_id: userId, book_id: bookId, created_at: now })

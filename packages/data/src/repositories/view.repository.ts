@@ -68,7 +68,11 @@ export async function countViews(db: Kysely<Database>, since?: number, until?: n
 }
 
 /** Categories the user engaged with (views, ratings, shelf), strongest first: drives personal recommend. */
-export async function userCategoryAffinity(db: Kysely<Database>, userId: number, limit = 3): Promise<number[]> {
+export async function userCategoryAffinity(
+  db: Kysely<Database>,
+  userId: number,
+  limit = 3,
+): Promise<number[]> {
   const viewed = db
     .selectFrom('book_readers')
     .select('book_id')

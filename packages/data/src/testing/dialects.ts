@@ -66,6 +66,24 @@ async function ensureTrigramInPublic(admin: pg.Client): Promise<void> {
   }
 }
 
+/**
+ * Kysely's introspection (run by the migrator) resolves every schema name of the database; another test
+ * file dropping its own schema at that moment makes it fail with "schema t_... does not exist". Only
+ * that error is retried: the migrations run in transactions, so a retry starts clean.
+ */
+async function migrateRacingDrops(db: DbHandle['db'], schema: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await migrateToLatest(db, schema);
+      return;
+    } catch (err) {
+      const raced = /schema "t_[0-9a-f]+" does not exist/.test((err as Error).message);
+      if (!raced || attempt >= 4) throw err;
+      await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+    }
+  }
+}
+
 function postgres(url: string): TestDialect {
   return {
     name: 'postgres',
@@ -78,7 +96,7 @@ function postgres(url: string): TestDialect {
       await admin.end();
       const config: DbConfig = { dialect: 'postgres', url, searchPath: `${schema},public` };
       const handle = createDb(config, { poolSize: 4 });
-      await migrateToLatest(handle.db, schema);
+      await migrateRacingDrops(handle.db, schema);
       return {
         ...handle,
         config,

@@ -1,0 +1,53 @@
+import type { AppConfig } from '@readlib/config';
+import type { Database } from '@readlib/data';
+import { FileStore } from '@readlib/epub';
+import { type App, createBaseApp } from '@readlib/http';
+import { type Kysely, sql } from 'kysely';
+import { authPlugin } from './plugins/auth.plugin.js';
+import { contextPlugin } from './plugins/context.plugin.js';
+import { loginLimitPlugin } from './plugins/login-limit.plugin.js';
+import { uploadPlugin } from './plugins/upload.plugin.js';
+import { bookRoutes } from './routes/book/index.js';
+import { screenRoutes } from './routes/screen/index.js';
+import { userRoutes } from './routes/user/index.js';
+
+export interface AdminDeps {
+  /** owned by the caller, which closes it after the app */
+  db: Kysely<Database>;
+  /** the book file store (default: config.storageDir) */
+  store?: FileStore;
+  logger?: false;
+  /** epoch milliseconds (tests move it: upload expiry, screen days, login windows) */
+  now?: () => number;
+}
+
+/** The administration API (spec §4.11, §4.12; decisions.md §4, §5) on the shared base app. */
+export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App> {
+  const app = await createBaseApp({
+    config,
+    family: 'admin',
+    logger: deps.logger,
+    openapi: {
+      title: 'Reading library: administration API',
+      version: '0.1.0',
+      description:
+        'For catalogue operators. Every response is {code, msg, data?}: 0 success, -1 failure, -2 missing or invalid token. ' +
+        'Log in with POST /user/login and send "Authorization: Bearer <token>".',
+      bearer: true,
+    },
+    ready: async () => {
+      await sql`select 1`.execute(deps.db);
+      return true;
+    },
+  });
+  const now = deps.now ?? Date.now;
+  const store = deps.store ?? new FileStore(config.storageDir);
+  await app.register(contextPlugin, { config, db: deps.db, store, now });
+  await app.register(authPlugin, { config });
+  await app.register(uploadPlugin, { config });
+  await app.register(loginLimitPlugin, { perMinute: config.rateLimit.loginPerMinute, now });
+  await app.register(userRoutes);
+  await app.register(bookRoutes);
+  await app.register(screenRoutes);
+  return app;
+}

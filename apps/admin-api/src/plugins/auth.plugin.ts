@@ -1,0 +1,46 @@
+import jwt from '@fastify/jwt';
+import { AppError } from '@readlib/catalog';
+import type { AppConfig } from '@readlib/config';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+export interface OperatorClaims {
+  /** operator id, as a string (JWT `sub`) */
+  sub: string;
+  username: string;
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: OperatorClaims;
+    user: OperatorClaims;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook: refuses (401, code -2) anything without a valid Bearer token. */
+    authenticate: (req: FastifyRequest) => Promise<void>;
+  }
+}
+
+/** HS256 only, on both sides, so a token cannot choose its own algorithm (`none`, RS/HS confusion). */
+export const authPlugin = fp(
+  async (app, opts: { config: AppConfig }) => {
+    await app.register(jwt, {
+      secret: opts.config.jwt.secret,
+      sign: { algorithm: 'HS256', expiresIn: opts.config.jwt.expiresIn },
+      verify: { algorithms: ['HS256'] },
+    });
+    app.decorate('authenticate', async (req: FastifyRequest) => {
+      try {
+        await req.jwtVerify();
+      } catch (err) {
+        // every failure (no header, other scheme, expired, bad signature, alg none) is the same class: 401 / -2
+        const expired = (err as { code?: string }).code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED';
+        throw new AppError('unauthorized', expired ? 'token expired' : 'a valid Bearer token is required');
+      }
+    });
+  },
+  { name: 'admin-auth' },
+);

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createAdminBook } from '@readlib/catalog';
+import { BookCreateBody, ref } from '@readlib/contracts';
+import { ack, ackResponses } from '../responses.js';
+
+/** POST /book/create: a pending upload enters the catalogue, or a file-less record with a url. */
+export const createRoute: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/book/create',
+    {
+      schema: {
+        operationId: 'createBook',
+        tags: ['book'],
+        summary: 'Add an uploaded e-book (by its fileName) or a record with a download url to the catalogue',
+        body: ref(BookCreateBody),
+        response: ackResponses([409]),
+      },
+    },
+    async (req) => {
+      await createAdminBook(app.ctx.ingest, req.body);
+      return ack();
+    },
+  );
+};

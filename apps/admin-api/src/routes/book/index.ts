@@ -1,0 +1,27 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { categoryRoute } from './category.route.js';
+import { createRoute } from './create.route.js';
+import { dashboardRoute } from './dashboard.route.js';
+import { deleteRoute } from './delete.route.js';
+import { getRoute } from './get.route.js';
+import { listRoute } from './list.route.js';
+import { updateRoute } from './update.route.js';
+import { uploadRoute } from './upload.route.js';
+
+/** E-book management (spec §4.11), all behind the token. */
+export const bookRoutes: FastifyPluginAsync = async (app) => {
+  // onRequest, not preHandler: an anonymous upload is refused before a byte of it is read
+  app.addHook('onRequest', app.authenticate);
+  for (const route of [
+    dashboardRoute,
+    listRoute,
+    getRoute,
+    updateRoute,
+    deleteRoute,
+    uploadRoute,
+    createRoute,
+    categoryRoute,
+  ]) {
+    await app.register(route);
+  }
+};

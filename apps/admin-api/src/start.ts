@@ -1,0 +1,67 @@
+import { cleanupExpiredUploads, ensureFirstOperator, type FirstOperatorResult } from '@readlib/catalog';
+import type { AppConfig } from '@readlib/config';
+import { FileStore } from '@readlib/epub';
+import type { App } from '@readlib/http';
+import { type AdminDeps, buildApp } from './app.js';
+
+export interface StartOptions extends AdminDeps {
+  /** how often expired uploads and orphan files are removed (default 10 minutes) */
+  cleanupIntervalMs?: number;
+}
+
+export interface AdminServer {
+  app: App;
+  /** e.g. http://127.0.0.1:3001 */
+  url: string;
+  /** what the caller prints once: a generated first-operator password is never logged */
+  firstOperator: FirstOperatorResult;
+  close(): Promise<void>;
+}
+
+/** Ensures an operator exists, listens on config.host:config.adminPort and cleans uploads periodically. */
+export async function startAdminServer(config: AppConfig, deps: StartOptions): Promise<AdminServer> {
+  const firstOperator = await ensureFirstOperator(deps.db, config);
+  const store = deps.store ?? new FileStore(config.storageDir);
+  const app = await buildApp(config, { ...deps, store });
+  if (config.jwt.generatedSecret) {
+    app.log.warn('JWT_SECRET is not set: a random secret was generated, tokens end with this process');
+  }
+  let running = false;
+  const cleanup = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const report = await cleanupExpiredUploads(deps.db, store, (deps.now ?? Date.now)());
+      if (report.expiredUploads + report.orphans + report.temp > 0) app.log.info(report, 'upload cleanup');
+    } catch (err) {
+      app.log.error({ err }, 'upload cleanup failed');
+    } finally {
+      running = false;
+    }
+  };
+  await cleanup();
+  const timer = setInterval(cleanup, deps.cleanupIntervalMs ?? 10 * 60_000);
+  timer.unref();
+  const url = await app.listen({ host: config.host, port: config.adminPort });
+  return {
+    app,
+    url,
+    firstOperator,
+    close: async () => {
+      clearInterval(timer);
+      await app.close();
+    },
+  };
+}
+
+/** The lines to print when the first operator was just created with a generated password. */
+export function operatorNotice(result: FirstOperatorResult, url: string): string | undefined {
+  if (!result.created || !result.generatedPassword) return undefined;
+  return [
+    'No operator existed: one was created for this development database.',
+    `  admin API: ${url}`,
+    `  username:  ${result.username}`,
+    `  password:  ${result.generatedPassword}`,
+    'It is shown only now; set ADMIN_USERNAME/ADMIN_PASSWORD or use `pnpm cli operator:create` instead.',
+  ].join('\n');
+}

@@ -1,0 +1,263 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { findBookByFileName, insertBook } from '@readlib/data';
+import { sampleBook, testDialects } from '@readlib/data/testing';
+import { makeEpub } from '@readlib/epub/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { count, type Harness, harness, REAL_EPUB, storeFiles, upload } from './helpers.js';
+
+const dialects = await testDialects();
+
+describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $name', (dialect) => {
+  let t: Harness;
+  beforeEach(async () => {
+    t = await harness(dialect);
+  });
+  afterEach(async () => t.close());
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: t.auth });
+  const post = (url: string, payload: object) =>
+    t.app.inject({ method: 'POST', url, payload, headers: t.auth });
+
+  it('uploads a real EPUB, creates, lists, gets, updates and deletes it; its files go with it', async () => {
+    const up = await upload(t, await readFile(REAL_EPUB('alice.epub')), '../../etc/alice.epub');
+    expect(up.statusCode).toBe(200);
+    const book = up.json().data;
+    expect(book).toMatchObject({
+      id: '',
+      title: expect.stringMatching(/Alice/),
+      rootFile: expect.stringMatching(/\.opf$/),
+    });
+    expect(book.fileName).toMatch(/^[a-z0-9]+-[0-9a-f]{12}$/);
+    expect(book.fileName).not.toMatch(/alice|etc/);
+    expect(book.contents.length).toBeGreaterThan(3);
+    expect(book.contentsTree.length).toBeGreaterThan(0);
+    expect(book.contents[0].text).toMatch(new RegExp(`^http://res\\.test/res/unzip/${book.fileName}/`));
+    expect(book.categoryText).toBe('Uncategorised');
+    expect(existsSync(join(t.root, 'epub', `${book.fileName}.epub`))).toBe(true);
+    expect(await count(t, 'uploads')).toBe(1);
+    expect(await count(t, 'books')).toBe(0);
+
+    const created = await post('/book/create', { fileName: book.fileName, publisher: 'Macmillan' });
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toEqual({ code: 0, msg: expect.any(String), data: null });
+    expect(await count(t, 'uploads')).toBe(0);
+    expect(await count(t, 'toc_entries')).toBe(book.contents.length);
+
+    const list = (await get('/book/list')).json();
+    expect(list).toMatchObject({ code: 0, page: 1, pageSize: 20, total: 1 });
+    expect(list.data[0]).toMatchObject({
+      fileName: book.fileName,
+      publisher: 'Macmillan',
+      id: expect.stringMatching(/^\d+$/),
+    });
+    expect(list.data[0].contents).toBeUndefined();
+
+    const detail = (await get(`/book/get?fileName=${book.fileName}`)).json().data;
+    expect(detail).toMatchObject({ fileName: book.fileName, title: book.title, publisher: 'Macmillan' });
+    expect(detail.contents).toEqual(book.contents);
+    expect(detail.contentsTree).toEqual(book.contentsTree);
+
+    const updated = await post('/book/update', {
+      fileName: book.fileName,
+      author: 'Lewis Carroll',
+      categoryText: 'Classics',
+    });
+    expect(updated.statusCode).toBe(200);
+    const after = (await get(`/book/get?fileName=${book.fileName}`)).json().data;
+    expect(after).toMatchObject({
+      author: 'Lewis Carroll',
+      title: book.title,
+      publisher: 'Macmillan',
+      categoryText: 'Classics',
+    });
+
+    const home = (await get('/book/home')).json();
+    expect(home).toEqual({ code: 0, msg: expect.any(String), data: { book: 1, rank: 0, shelf: 0, user: 0 } });
+    const cats = (await get('/book/category')).json().data;
+    expect(cats).toContainEqual({ label: 'Classics', value: after.category, num: 1 });
+    expect(cats).toContainEqual({ label: 'ComputerScience', value: 1, num: 0 });
+
+    const del = await get(`/book/delete?fileName=${book.fileName}`);
+    expect(del.json()).toEqual({ code: 0, msg: expect.any(String), data: null });
+    expect(await count(t, 'books')).toBe(0);
+    expect(await count(t, 'toc_entries')).toBe(0);
+    expect(await storeFiles(t)).toEqual(['epub', 'img', 'unzip']);
+    const again = await get(`/book/delete?fileName=${book.fileName}`);
+    expect(again.statusCode).toBe(404);
+    expect(again.json().code).toBe(-1);
+  });
+
+  it('takes the category from EPUB subjects when one names a category, and a URL-encoded create', async () => {
+    const up = await upload(
+      t,
+      makeEpub({ title: 'Algorithms', creators: ['Knuth'], subjects: ['Computer Science'], cover: true }),
+    );
+    const book = up.json().data;
+    expect(book).toMatchObject({
+      category: 1,
+      categoryText: 'ComputerScience',
+      cover: expect.stringMatching(/^http:\/\/res\.test\/res\/img\//),
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/book/create',
+      headers: { ...t.auth, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        fileName: book.fileName,
+        title: 'Algorithms, vol. 1',
+        category: '16',
+      }).toString(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await findBookByFileName(t.h.db, book.fileName)).toMatchObject({
+      title: 'Algorithms, vol. 1',
+      category_id: 16,
+      category_name: 'Mathematics',
+    });
+  });
+
+  it('GET /book/get: missing fileName 400, unknown 404, both code -1', async () => {
+    const missing = await get('/book/get');
+    expect([missing.statusCode, missing.json().code]).toEqual([400, -1]);
+    const unknown = await get('/book/get?fileName=nope');
+    expect([unknown.statusCode, unknown.json().code]).toEqual([404, -1]);
+  });
+
+  it('POST /book/update: only the fields sent change; category by id (must exist) or by new name; unknown 404', async () => {
+    const b = await insertBook(
+      t.h.db,
+      sampleBook({ title: 'T', author: 'A', publisher: 'P', language: 'en' }),
+      [],
+    );
+    expect((await post('/book/update', { fileName: b.file_name, language: 'fr' })).statusCode).toBe(200);
+    expect(await findBookByFileName(t.h.db, b.file_name)).toMatchObject({
+      title: 'T',
+      author: 'A',
+      publisher: 'P',
+      language: 'fr',
+    });
+    expect((await post('/book/update', { fileName: b.file_name, category: 8 })).statusCode).toBe(200);
+    expect((await findBookByFileName(t.h.db, b.file_name))!.category_name).toBe('History');
+    const bad = await post('/book/update', { fileName: b.file_name, category: 999 });
+    expect([bad.statusCode, bad.json().code]).toEqual([400, -1]);
+    const before = await count(t, 'categories');
+    expect((await post('/book/update', { fileName: b.file_name, categoryText: 'Poetry' })).statusCode).toBe(
+      200,
+    );
+    expect(await count(t, 'categories')).toBe(before + 1);
+    expect((await findBookByFileName(t.h.db, b.file_name))!.category_name).toBe('Poetry');
+    expect((await post('/book/update', { fileName: b.file_name, categoryText: 'Poetry' })).statusCode).toBe(
+      200,
+    );
+    expect(await count(t, 'categories')).toBe(before + 1);
+    const unknown = await post('/book/update', { fileName: 'nope', title: 'x' });
+    expect([unknown.statusCode, unknown.json().code]).toEqual([404, -1]);
+  });
+
+  it("POST /book/create: existing fileName 409; duplicate title+author+publisher 409 keeping both books' files", async () => {
+    const first = (
+      await upload(t, makeEpub({ title: 'Same', creators: ['Author'], publisher: 'House' }))
+    ).json().data;
+    expect((await post('/book/create', { fileName: first.fileName })).statusCode).toBe(200);
+    const again = await post('/book/create', { fileName: first.fileName });
+    expect([again.statusCode, again.json().code]).toEqual([409, -1]);
+
+    const second = (
+      await upload(
+        t,
+        makeEpub({ title: 'Same', creators: ['Author'], publisher: 'House', chapters: [{ title: 'Other' }] }),
+      )
+    ).json().data;
+    const dup = await post('/book/create', { fileName: second.fileName });
+    expect([dup.statusCode, dup.json().code]).toEqual([409, -1]);
+    expect(await t.store.hasBook(first.fileName)).toBe(true);
+    expect(await t.store.hasBook(second.fileName)).toBe(true);
+    expect(await count(t, 'uploads')).toBe(1);
+    // the operator fixes the metadata and tries again
+    expect(
+      (await post('/book/create', { fileName: second.fileName, title: 'Same, second edition' })).statusCode,
+    ).toBe(200);
+    expect(await count(t, 'books')).toBe(2);
+  });
+
+  it('POST /book/create without an upload stores the url, fetches nothing and writes no files', async () => {
+    const res = await post('/book/create', {
+      fileName: 'remote-1',
+      title: 'Remote',
+      author: 'R',
+      url: 'https://example.org/r.epub',
+      categoryText: 'Web',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await findBookByFileName(t.h.db, 'remote-1')).toMatchObject({
+      url: 'https://example.org/r.epub',
+      file_path: '',
+      category_name: 'Web',
+    });
+    expect(await storeFiles(t)).toEqual([]);
+    const badName = await post('/book/create', { fileName: '../x', title: 'X' });
+    expect([badName.statusCode, badName.json().code]).toEqual([400, -1]);
+    const noTitle = await post('/book/create', { fileName: 'remote-2' });
+    expect(noTitle.statusCode).toBe(400);
+    expect((await get('/book/delete?fileName=remote-1')).statusCode).toBe(200);
+  });
+});
+
+describe.each(dialects)('decisions.md §4 List: filters, sort, paging on $name', (dialect) => {
+  let t: Harness;
+  beforeAll(async () => {
+    t = await harness(dialect);
+    const rows = [
+      { title: 'Deep Learning', author: 'Goodfellow', category_id: 1 },
+      { title: 'Learning Python', author: 'Lutz', category_id: 1 },
+      { title: 'A History of Rome', author: 'Beard', category_id: 8 },
+      { title: 'Machine Learning', author: 'Murphy', category_id: 1 },
+      { title: 'Zen Poems', author: 'Basho', category_id: 11 },
+    ];
+    for (const r of rows) await insertBook(t.h.db, sampleBook(r), []);
+  });
+  afterAll(async () => t.close());
+
+  const list = async (qs: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/book/list?${qs}`, headers: t.auth });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it('filters title and author by substring (case-insensitive) and category by name, AND-ed', async () => {
+    expect((await list('title=learning')).body.total).toBe(3);
+    expect(
+      (await list('title=learning&author=MUR')).body.data.map((b: { title: string }) => b.title),
+    ).toEqual(['Machine Learning']);
+    expect((await list('category=ComputerScience')).body.total).toBe(3);
+    expect((await list('category=History&title=learning')).body.total).toBe(0);
+    expect((await list('category=Nope')).body.total).toBe(0);
+  });
+
+  it('sorts by +field / -field; an unencoded + is read as ascending; unknown fields are 400 code -1', async () => {
+    const titles = (b: { data: Array<{ title: string }> }) => b.data.map((x) => x.title);
+    expect(titles((await list('sort=%2Btitle')).body)).toEqual([
+      'A History of Rome',
+      'Deep Learning',
+      'Learning Python',
+      'Machine Learning',
+      'Zen Poems',
+    ]);
+    expect(titles((await list('sort=-title')).body)[0]).toBe('Zen Poems');
+    expect(titles((await list('sort=+author')).body)[0]).toBe('Zen Poems');
+    for (const bad of ['sort=-password', 'sort=%2Bgrams', 'sort=title;drop']) {
+      const res = await list(bad);
+      expect([res.status, res.body.code], bad).toEqual([400, -1]);
+    }
+  });
+
+  it('pages with the total of all pages; pageSize over 100 or page 0 is 400', async () => {
+    const p2 = (await list('page=2&pageSize=2&sort=%2Bid')).body;
+    expect(p2).toMatchObject({ code: 0, page: 2, pageSize: 2, total: 5 });
+    expect(p2.data).toHaveLength(2);
+    expect((await list('page=3&pageSize=2')).body.data).toHaveLength(1);
+    expect((await list('pageSize=101')).status).toBe(400);
+    expect((await list('page=0')).status).toBe(400);
+  });
+});

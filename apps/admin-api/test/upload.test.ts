@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { testDialects } from '@readlib/data/testing';
+import { UNSAFE_ARCHIVE_CODES } from '@readlib/epub';
+import { HOSTILE_KINDS, type HostileKind, makeEpub, makeHostileZip } from '@readlib/epub/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, type Harness, harness, multipart, REAL_EPUB, storeFiles, upload } from './helpers.js';
+
+const dialects = await testDialects();
+const kinds = Object.keys(HOSTILE_KINDS) as HostileKind[];
+
+describe.each(dialects)(
+  'decisions.md §2, §4 Upload refusals leave no rows and no files on $name',
+  (dialect) => {
+    let t: Harness;
+    beforeAll(async () => {
+      t = await harness(dialect);
+    });
+    afterAll(async () => t.close());
+
+    const nothingLeft = async () => {
+      expect(await count(t, 'uploads')).toBe(0);
+      expect(await count(t, 'books')).toBe(0);
+      expect(await t.store.listFileNames()).toEqual([]);
+      expect(await storeFiles(t)).toEqual([]);
+    };
+
+    it('a file over UPLOAD_MAX_BYTES is 413 code -1', async () => {
+      const small = await harness(dialect, { UPLOAD_MAX_BYTES: '200000' });
+      try {
+        const res = await upload(small, await readFile(REAL_EPUB('alice.epub')));
+        expect([res.statusCode, res.json().code]).toEqual([413, -1]);
+        expect(await count(small, 'uploads')).toBe(0);
+        expect(await storeFiles(small)).toEqual([]);
+        // a file under the limit still goes through on the same app
+        expect((await upload(small, makeEpub())).statusCode).toBe(200);
+      } finally {
+        await small.close();
+      }
+    });
+
+    it.each(kinds)(
+      'hostile or broken archive "%s" is refused (422 unsafe, 415 not an EPUB), code -1',
+      async (kind) => {
+        const res = await upload(t, makeHostileZip(kind));
+        const unsafe = (UNSAFE_ARCHIVE_CODES as readonly string[]).includes(HOSTILE_KINDS[kind]);
+        expect(res.statusCode).toBe(unsafe ? 422 : 415);
+        expect(res.json().code).toBe(-1);
+        await nothingLeft();
+      },
+    );
+
+    it('the attacks of the brief map to 422: traversal, symlink, bomb, XXE, billion laughs', async () => {
+      for (const kind of [
+        'traversal',
+        'absolute-path',
+        'symlink',
+        'zip-bomb',
+        'xxe-container',
+        'xxe-opf',
+        'billion-laughs',
+      ] as const) {
+        expect((await upload(t, makeHostileZip(kind))).statusCode, kind).toBe(422);
+      }
+      await nothingLeft();
+    });
+
+    it('plain text, a non-multipart body and a missing "file" field are refused', async () => {
+      const text = await upload(t, Buffer.from('just some text, not a zip at all'), 'notes.epub');
+      expect([text.statusCode, text.json().code]).toEqual([415, -1]);
+      const json = await t.app.inject({
+        method: 'POST',
+        url: '/book/upload',
+        payload: { file: 'x' },
+        headers: t.auth,
+      });
+      expect([json.statusCode, json.json().code]).toEqual([415, -1]);
+      const raw = await t.app.inject({
+        method: 'POST',
+        url: '/book/upload',
+        payload: makeEpub(),
+        headers: { ...t.auth, 'content-type': 'application/epub+zip' },
+      });
+      expect([raw.statusCode, raw.json().code]).toEqual([415, -1]);
+      const other = await multipart(makeEpub(), 'book.epub', 'document');
+      const wrongField = await t.app.inject({
+        method: 'POST',
+        url: '/book/upload',
+        ...other,
+        headers: { ...other.headers, ...t.auth },
+      });
+      expect([wrongField.statusCode, wrongField.json().code]).toEqual([400, -1]);
+      await nothingLeft();
+    });
+
+    it('configured entry and uncompressed-size limits apply to uploads', async () => {
+      const small = await harness(dialect, { EPUB_MAX_ENTRIES: '3' });
+      try {
+        const res = await upload(small, makeEpub());
+        expect([res.statusCode, res.json().code]).toEqual([422, -1]);
+        expect(await small.store.listFileNames()).toEqual([]);
+      } finally {
+        await small.close();
+      }
+    });
+
+    it('a pending upload expires after UPLOAD_GRACE_MINUTES', async () => {
+      const res = await upload(t, makeEpub({ title: 'Pending' }));
+      expect(res.statusCode).toBe(200);
+      const row = await t.h.db.selectFrom('uploads').selectAll().executeTakeFirstOrThrow();
+      expect(Number(row.expires_at) - Number(row.created_at)).toBe(t.config.upload.graceMinutes * 60_000);
+      expect(row.original_name).toBe('book.epub');
+      await t.h.db.deleteFrom('uploads').execute();
+      await t.store.removeBook(res.json().data.fileName);
+    });
+  },
+);

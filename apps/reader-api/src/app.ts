@@ -1,0 +1,54 @@
+import { PublicUrls, type ReaderContext } from '@readlib/catalog';
+import type { AppConfig } from '@readlib/config';
+import type { Database } from '@readlib/data';
+import { type App, createBaseApp } from '@readlib/http';
+import { type Kysely, sql } from 'kysely';
+import type { FetchLike } from './platforms/upstream.js';
+import { bookRoutes } from './routes/book/book.routes.js';
+import { searchRoutes } from './routes/book/search.routes.js';
+import { homeRoutes } from './routes/home/home.routes.js';
+import { openIdRoutes } from './routes/openid/openid.routes.js';
+import { resRoutes } from './routes/res/res.routes.js';
+import type { RouteOptions } from './routes/route-options.js';
+import { shelfRoutes } from './routes/shelf/shelf.routes.js';
+import { userRoutes } from './routes/user/user.routes.js';
+
+export interface ReaderDeps {
+  /** owned by the caller, which closes it after the app */
+  db: Kysely<Database>;
+  logger?: false;
+  /** the login platforms' HTTP client (tests may wrap it) */
+  fetch?: FetchLike;
+  /** epoch milliseconds (tests move it to count days and age views) */
+  now?: () => number;
+}
+
+/** The reader API (spec §4.1-§4.10) on the shared base app: envelopes, limits, OpenAPI, health. */
+export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App> {
+  const app = await createBaseApp({
+    config,
+    family: 'reader',
+    logger: deps.logger,
+    openapi: {
+      title: 'Reading library: reader API',
+      version: '0.1.0',
+      description:
+        'For e-book mini-program clients. Every response is {error_code, msg, data?}; 0 means success.',
+    },
+    ready: async () => {
+      await sql`select 1`.execute(deps.db);
+      return true;
+    },
+  });
+  const ctx: ReaderContext = {
+    db: deps.db,
+    urls: new PublicUrls(config.publicBaseUrl),
+    now: deps.now ?? Date.now,
+  };
+  const opts: RouteOptions = { ctx, config, fetch: deps.fetch ?? globalThis.fetch };
+  for (const routes of [homeRoutes, searchRoutes, bookRoutes, shelfRoutes, userRoutes, openIdRoutes]) {
+    await app.register(routes, opts);
+  }
+  await app.register(resRoutes, opts);
+  return app;
+}

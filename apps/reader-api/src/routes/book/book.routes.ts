@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { bookContents, bookDetail, rateBook } from '@readlib/catalog';
+import { BookContents, BookDetail, ContentsQuery, DetailQuery, RankSaveQuery, ref } from '@readlib/contracts';
+import { ack, ackResponses, ok, type RouteOptions, responses } from '../route-options.js';
+
+const tags = ['book'];
+
+/** Book detail, table of contents and rating (spec §4.7, §4.9; decisions.md §3). */
+export const bookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { ctx }) => {
+  app.get(
+    '/book/detail',
+    {
+      schema: {
+        operationId: 'getBookDetail',
+        tags,
+        summary: 'Book detail with readers and ratings; records a view for a registered openId',
+        querystring: ref(DetailQuery),
+        response: responses(ref(BookDetail), [404]),
+      },
+    },
+    async (req) => ok(await bookDetail(ctx, req.query.fileName, req.query.openId)),
+  );
+
+  app.get(
+    '/book/contents',
+    {
+      schema: {
+        operationId: 'getBookContents',
+        tags,
+        summary: 'Book detail plus its flat and nested table of contents',
+        querystring: ref(ContentsQuery),
+        response: responses(ref(BookContents), [404]),
+      },
+    },
+    async (req) => ok(await bookContents(ctx, req.query.fileName)),
+  );
+
+  app.get(
+    '/book/rank/save',
+    {
+      schema: {
+        operationId: 'saveRank',
+        tags,
+        summary: "Rate a book 1 to 5; replaces the user's previous rating",
+        querystring: ref(RankSaveQuery),
+        response: ackResponses([404]),
+      },
+    },
+    async (req) => {
+      await rateBook(ctx, req.query);
+      return ack();
+    },
+  );
+};

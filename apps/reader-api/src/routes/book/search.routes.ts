@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listBooks, search } from '@readlib/catalog';
+import { BookSummary, ref, SearchListQuery, SearchQuery, SearchResult } from '@readlib/contracts';
+import { Type } from '@sinclair/typebox';
+import { ok, type RouteOptions, responses } from '../route-options.js';
+
+const tags = ['search'];
+
+/** Keyword search and filtered book lists (spec §4.5, §4.6; decisions.md §3). */
+export const searchRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { ctx }) => {
+  app.get(
+    '/book/search',
+    {
+      schema: {
+        operationId: 'searchBooks',
+        tags,
+        summary: 'Search title, author, publisher and category name',
+        querystring: ref(SearchQuery),
+        response: responses(ref(SearchResult)),
+      },
+    },
+    async (req) => ok(await search(ctx, req.query)),
+  );
+
+  app.get(
+    '/book/search-list',
+    {
+      schema: {
+        operationId: 'searchList',
+        tags,
+        summary: 'Books by publisher, author, category name or id (filters combine with AND)',
+        querystring: ref(SearchListQuery),
+        response: responses(Type.Array(ref(BookSummary))),
+      },
+    },
+    async (req) => ok(await listBooks(ctx, req.query)),
+  );
+};

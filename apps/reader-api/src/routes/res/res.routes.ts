@@ -1,0 +1,39 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+import type { RouteOptions } from '../route-options.js';
+
+const YEAR_S = 365 * 24 * 60 * 60;
+
+/**
+ * A store path is served only when it cannot leave the store: no dot segments, backslashes, NUL, or
+ * leftover percent-encoding (a double-encoded `..` stays visible as `%2e`). Stored names never need them.
+ */
+export function isSafeStorePath(pathname: string): boolean {
+  if (/[\\\0%]/.test(pathname)) return false;
+  return pathname.split('/').every((seg) => seg !== '..' && seg !== '.');
+}
+
+/**
+ * The file store, read-only under /res/ (decisions.md §1): ranges and ETags from @fastify/static,
+ * immutable caching (stored names change when content does), and no script may run from a book page.
+ */
+export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config }) => {
+  await app.register(fastifyStatic, {
+    root: config.storageDir,
+    prefix: '/res/',
+    decorateReply: false,
+    index: false,
+    list: false,
+    redirect: false,
+    dotfiles: 'ignore',
+    acceptRanges: true,
+    etag: true,
+    lastModified: true,
+    cacheControl: false,
+    allowedPath: (pathname) => isSafeStorePath(pathname),
+    setHeaders: (res) => {
+      res.setHeader('cache-control', `public, max-age=${YEAR_S}, immutable`);
+      res.setHeader('content-security-policy', "script-src 'none'");
+    },
+  });
+};

@@ -1,0 +1,93 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isSafeStorePath } from '../src/routes/res/res.routes.js';
+import { dialects, type Harness, harness } from './helpers.js';
+
+const OPF = '<?xml version="1.0"?><package>0123456789abcdefghij</package>';
+
+describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dialect) => {
+  let t: Harness;
+  beforeEach(async () => {
+    t = await harness(dialect);
+    const put = (rel: string, content: string) => {
+      mkdirSync(dirname(join(t.storage, rel)), { recursive: true });
+      writeFileSync(join(t.storage, rel), content);
+    };
+    put('unzip/b1/OEBPS/content.opf', OPF);
+    put('img/b1.png', 'png-bytes');
+    put('.secret', 'HIDDEN-CONTENT');
+    // a file next to the store that an escape would reach
+    writeFileSync(join(dirname(t.storage), 'outside.txt'), 'OUTSIDE-CONTENT');
+  });
+  afterEach(async () => {
+    rmSync(join(dirname(t.storage), 'outside.txt'), { force: true });
+    await t.close();
+  });
+
+  it('serves a stored file with long immutable caching, ETag and a script-free CSP', async () => {
+    const res = await t.app.inject('/res/unzip/b1/OEBPS/content.opf');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(OPF);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-security-policy']).toBe("script-src 'none'");
+    expect(res.headers.etag).toBeTruthy();
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    const again = await t.app.inject({
+      url: '/res/unzip/b1/OEBPS/content.opf',
+      headers: { 'if-none-match': res.headers.etag as string },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('answers range requests with 206 and the slice', async () => {
+    const res = await t.app.inject({
+      url: '/res/unzip/b1/OEBPS/content.opf',
+      headers: { range: 'bytes=0-4' },
+    });
+    expect(res.statusCode).toBe(206);
+    expect(res.body).toBe(OPF.slice(0, 5));
+    expect(res.headers['content-range']).toBe(`bytes 0-4/${OPF.length}`);
+  });
+
+  it('a missing file is 404 in the envelope', async () => {
+    const res = await t.app.inject('/res/img/none.png');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error_code: 1 });
+  });
+
+  it.each([
+    '/res/../outside.txt',
+    '/res/img/../../outside.txt',
+    '/res/%2e%2e/outside.txt',
+    '/res/img/%2e%2e/%2e%2e/outside.txt',
+    '/res/%252e%252e/outside.txt',
+    '/res/..%2foutside.txt',
+    '/res/..%5coutside.txt',
+    '/res/img\\..\\..\\outside.txt',
+    '/res/img/b1.png%00.txt',
+    '/res/.secret',
+    '/res/',
+    '/res/unzip/b1/',
+  ])('never leaves the store or lists it: %s', async (url) => {
+    const res = await t.app.inject(url);
+    expect([400, 404]).toContain(res.statusCode);
+    expect(res.body).not.toContain('OUTSIDE-CONTENT');
+    expect(res.body).not.toContain('HIDDEN-CONTENT');
+    expect(res.json()).toHaveProperty('error_code');
+  });
+
+  it('is hidden from the OpenAPI document', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json();
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/res'))).toBe(false);
+  });
+});
+
+describe('isSafeStorePath', () => {
+  it('accepts plain store paths and refuses escapes', () => {
+    expect(isSafeStorePath('/img/a.png')).toBe(true);
+    expect(isSafeStorePath('/unzip/b/OEBPS/ch 1.xhtml')).toBe(true);
+    for (const p of ['/../x', '/a/./b', '/a\\b', '/a\0b', '/%2e%2e/x'])
+      expect(isSafeStorePath(p), p).toBe(false);
+  });
+});

@@ -1,0 +1,145 @@
+import type {
+  AdminBook,
+  AdminBookDetail,
+  AdminCategory,
+  BookUpdateBody,
+  DashboardTotals,
+} from '@readlib/contracts';
+import {
+  type BookUpdate,
+  categoryCounts,
+  countBooks,
+  countRatings,
+  countShelf,
+  countUsers,
+  type Database,
+  deleteBook as deleteBookRow,
+  findBookByFileName,
+  findToc,
+  listBooksAdmin,
+  SORTABLE_FIELDS,
+  type SortField,
+  updateBook as updateBookRow,
+} from '@readlib/data';
+import type { FileStore } from '@readlib/epub';
+import type { Kysely } from 'kysely';
+import { toAdminBook } from '../book.mapper.js';
+import { invalid, notFound } from '../errors.js';
+import { paging } from '../paging.js';
+import type { PublicUrls } from '../urls.js';
+import { toAdminBookDetail, toAdminCategory } from './admin.mapper.js';
+import { resolveCategory } from './category.service.js';
+
+export async function dashboardTotals(db: Kysely<Database>): Promise<DashboardTotals> {
+  const [book, rank, shelf, user] = await Promise.all([
+    countBooks(db),
+    countRatings(db),
+    countShelf(db),
+    countUsers(db),
+  ]);
+  return { book, rank, shelf, user };
+}
+
+/** `+field`, `-field` or `field` (ascending) over SORTABLE_FIELDS; the default is newest first. */
+export function parseSort(sort: string | undefined): { field: SortField; dir: 'asc' | 'desc' } {
+  if (!sort) return { field: 'id', dir: 'desc' };
+  const m = /^([+-]?)([A-Za-z]+)$/.exec(sort);
+  const field = m?.[2];
+  if (!m || !field || !Object.hasOwn(SORTABLE_FIELDS, field)) {
+    throw invalid(`cannot sort by ${sort}; sortable: ${Object.keys(SORTABLE_FIELDS).join(', ')}`);
+  }
+  return { field: field as SortField, dir: m[1] === '-' ? 'desc' : 'asc' };
+}
+
+export interface ListBooksInput {
+  page?: number | undefined;
+  pageSize?: number | undefined;
+  sort?: string | undefined;
+  title?: string | undefined;
+  author?: string | undefined;
+  category?: string | undefined;
+}
+
+export async function listAdminBooks(
+  db: Kysely<Database>,
+  urls: PublicUrls,
+  q: ListBooksInput,
+): Promise<{ data: AdminBook[]; page: number; pageSize: number; total: number }> {
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? 20;
+  const filter = {
+    title: q.title || undefined,
+    author: q.author || undefined,
+    category: q.category || undefined,
+  };
+  const { rows, total } = await listBooksAdmin(db, filter, parseSort(q.sort), paging(page, pageSize));
+  return { data: rows.map((r) => toAdminBook(r, urls)), page, pageSize, total };
+}
+
+export async function getAdminBook(
+  db: Kysely<Database>,
+  urls: PublicUrls,
+  fileName: string | undefined,
+): Promise<AdminBookDetail> {
+  if (!fileName) throw invalid('fileName is required');
+  const row = await findBookByFileName(db, fileName);
+  if (!row) throw notFound(`book ${fileName}`);
+  return toAdminBookDetail(row, await findToc(db, row.id), urls);
+}
+
+type Writable = Omit<BookUpdateBody, 'fileName' | 'category' | 'categoryText'> & { url?: string | undefined };
+
+/** Body fields as columns; only fields that were sent appear (decisions.md §4: update changes only those). */
+export function columnsFrom(body: Writable, urls: PublicUrls): BookUpdate {
+  const out: BookUpdate = {};
+  const map = {
+    title: 'title',
+    author: 'author',
+    publisher: 'publisher',
+    language: 'language',
+    rootFile: 'root_file',
+    coverPath: 'cover_path',
+    filePath: 'file_path',
+    unzipPath: 'unzip_path',
+    originalName: 'original_name',
+    url: 'url',
+  } as const;
+  for (const [key, column] of Object.entries(map)) {
+    const value = body[key as keyof typeof map];
+    if (value !== undefined) out[column] = value;
+  }
+  // `cover` is derived from coverPath; a URL of our own /res/ is taken back to its stored path
+  if (body.cover !== undefined && body.coverPath === undefined) {
+    const path = urls.storePath(body.cover);
+    if (path !== undefined) out.cover_path = path;
+  }
+  return out;
+}
+
+export async function updateAdminBook(
+  db: Kysely<Database>,
+  urls: PublicUrls,
+  body: BookUpdateBody,
+): Promise<void> {
+  if (!(await findBookByFileName(db, body.fileName))) throw notFound(`book ${body.fileName}`);
+  const patch = columnsFrom(body, urls);
+  const categoryId = await resolveCategory(db, body);
+  if (categoryId !== undefined) patch.category_id = categoryId;
+  if (Object.keys(patch).length === 0) return;
+  if (!(await updateBookRow(db, body.fileName, patch))) throw notFound(`book ${body.fileName}`);
+}
+
+/** Rows first, in one transaction (decisions.md §4), then the files: a crash in between leaves an orphan, which cleanup removes. */
+export async function deleteAdminBook(
+  db: Kysely<Database>,
+  store: FileStore,
+  fileName: string,
+): Promise<void> {
+  const row = await deleteBookRow(db, fileName);
+  if (!row) throw notFound(`book ${fileName}`);
+  await store.removeBook(fileName).catch(() => undefined);
+}
+
+export async function listAdminCategories(db: Kysely<Database>): Promise<AdminCategory[]> {
+  return (await categoryCounts(db)).map(toAdminCategory);
+}

@@ -1,0 +1,38 @@
+import {
+  type Database,
+  ensureCategory,
+  findCategoryById,
+  listCategories,
+  UNCATEGORISED_ID,
+} from '@readlib/data';
+import type { Kysely } from 'kysely';
+import { invalid } from '../errors.js';
+
+/** `category` (an existing id) wins over `categoryText` (an existing or new name, decisions.md §4). */
+export async function resolveCategory(
+  db: Kysely<Database>,
+  input: { category?: number | string | undefined; categoryText?: string | undefined },
+): Promise<number | undefined> {
+  if (input.category !== undefined && input.category !== '') {
+    const id = Number(input.category);
+    if (!Number.isInteger(id) || !(await findCategoryById(db, id)))
+      throw invalid(`category ${input.category} does not exist`);
+    return id;
+  }
+  const name = input.categoryText?.trim();
+  if (name) return (await ensureCategory(db, name)).id;
+  return undefined;
+}
+
+// "Computer Science", "computer-science" and "ComputerScience" name the same category
+const fold = (s: string) => s.toLowerCase().replace(/[\s_\-&,.]+|\band\b/g, '');
+
+/** The first EPUB subject naming a category (case and spacing ignored), else Uncategorised. */
+export async function categoryFromSubjects(db: Kysely<Database>, subjects: string[]): Promise<number> {
+  const byName = new Map((await listCategories(db)).map((c) => [fold(c.name), c.id]));
+  for (const s of subjects) {
+    const id = byName.get(fold(s));
+    if (id !== undefined) return id;
+  }
+  return UNCATEGORISED_ID;
+}

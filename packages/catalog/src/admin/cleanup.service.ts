@@ -1,0 +1,70 @@
+import { stat } from 'node:fs/promises';
+import {
+  allUploadFileNames,
+  bookFileNamesIn,
+  type Database,
+  deleteUpload,
+  expiredUploads,
+} from '@readlib/data';
+import type { FileStore } from '@readlib/epub';
+import type { Kysely } from 'kysely';
+
+export interface CleanupOptions {
+  /**
+   * Files younger than this are never orphans: an upload or import writes its files a moment before
+   * its row, and must not lose them to a cleanup running in between (default 10 minutes).
+   */
+  orphanGraceMs?: number;
+}
+
+export interface CleanupReport {
+  expiredUploads: number;
+  orphans: number;
+  temp: number;
+}
+
+/**
+ * Removes pending uploads past their grace period (rows and files), store folders that are neither a
+ * book nor a pending upload, and leftovers of crashed imports. Safe to run on a schedule.
+ */
+export async function cleanupExpiredUploads(
+  db: Kysely<Database>,
+  store: FileStore,
+  now = Date.now(),
+  opts: CleanupOptions = {},
+): Promise<CleanupReport> {
+  const graceMs = opts.orphanGraceMs ?? 10 * 60_000;
+  let expired = 0;
+  for (const upload of await expiredUploads(db, now)) {
+    // a create that inserted the book but died before deleting the row: the files are the book's now
+    const isBook = (await bookFileNamesIn(db, [upload.file_name])).size > 0;
+    if (!isBook) await store.removeBook(upload.file_name);
+    await deleteUpload(db, upload.file_name);
+    expired++;
+  }
+
+  const onDisk = await store.listFileNames();
+  const books = await bookFileNamesIn(db, onDisk);
+  const pending = new Set(await allUploadFileNames(db));
+  let orphans = 0;
+  for (const name of onDisk) {
+    if (books.has(name) || pending.has(name)) continue;
+    if (now - (await newestMtime(store, name)) < graceMs) continue;
+    await store.removeBook(name);
+    orphans++;
+  }
+  const temp = await store.cleanTemp(graceMs);
+  return { expiredUploads: expired, orphans, temp };
+}
+
+async function newestMtime(store: FileStore, fileName: string): Promise<number> {
+  const { epub, unzip } = store.paths(fileName);
+  const cover = await store.findCover(fileName);
+  let newest = 0;
+  for (const path of [epub, unzip, cover]) {
+    if (!path) continue;
+    const info = await stat(path).catch(() => null);
+    if (info) newest = Math.max(newest, info.mtimeMs);
+  }
+  return newest;
+}

@@ -1,0 +1,11 @@
+export * from './admin.mapper.js';
+export * from './book-admin.service.js';
+export * from './category.service.js';
+export * from './cleanup.service.js';
+export { GAZETTEER_SIZE, lookupCity } from './gazetteer.js';
+export * from './ingest.errors.js';
+export * from './ingest.service.js';
+export * from './operator.service.js';
+export { dummyHash, hashPassword, verifyPassword } from './password.js';
+export type { PendingBook } from './pending-book.js';
+export * from './screen.service.js';

@@ -1,0 +1,216 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AdminBookDetail, BookCreateBody } from '@readlib/contracts';
+import {
+  createUpload,
+  type Database,
+  deleteUpload,
+  findBookByFileName,
+  findCategoryById,
+  findDuplicate,
+  findUpload,
+  insertBook,
+  type NewBook,
+  type NewTocEntry,
+  UNCATEGORISED_ID,
+} from '@readlib/data';
+import {
+  assertValidFileName,
+  type EpubLimits,
+  type FileStore,
+  type ParsedEpub,
+  parseEpub,
+  type StoredBook,
+} from '@readlib/epub';
+import type { Kysely } from 'kysely';
+import { AppError, invalid } from '../errors.js';
+import type { PublicUrls } from '../urls.js';
+import { pendingToAdminBookDetail, toTocRow } from './admin.mapper.js';
+import { columnsFrom } from './book-admin.service.js';
+import { categoryFromSubjects, resolveCategory } from './category.service.js';
+import { epubRefusal, isUniqueViolation } from './ingest.errors.js';
+import { type PendingBook, parsePending, pendingFrom, titleOf } from './pending-book.js';
+
+export interface IngestDeps {
+  db: Kysely<Database>;
+  store: FileStore;
+  limits: Partial<EpubLimits>;
+}
+
+export interface UploadDeps extends IngestDeps {
+  urls: PublicUrls;
+  graceMinutes: number;
+  now?: () => number;
+}
+
+const conflict = (msg: string) => new AppError('conflict', msg);
+
+async function parse(input: Buffer, limits: Partial<EpubLimits>): Promise<ParsedEpub> {
+  try {
+    return await parseEpub(input, limits);
+  } catch (err) {
+    throw epubRefusal(err);
+  }
+}
+
+async function store(
+  deps: IngestDeps,
+  fileName: string,
+  input: Buffer,
+  parsed: ParsedEpub,
+): Promise<StoredBook> {
+  try {
+    return await deps.store.putBook(fileName, input, parsed, deps.limits);
+  } catch (err) {
+    throw epubRefusal(err);
+  }
+}
+
+function bookFromPending(p: PendingBook): NewBook {
+  return {
+    file_name: p.fileName,
+    title: p.title,
+    author: p.author,
+    publisher: p.publisher,
+    language: p.language,
+    category_id: p.categoryId,
+    root_file: p.rootFile,
+    cover_path: p.coverPath,
+    file_path: p.filePath,
+    unzip_path: p.unzipPath,
+    original_name: p.originalName,
+    url: '',
+    description: p.description,
+    selected: 0,
+    private: 0,
+    cache: 0,
+    have_read: 0,
+  };
+}
+
+/**
+ * POST /book/upload: parse, store atomically under a name of our own, remember it as a pending upload
+ * (decisions.md §4). Every refusal happens before anything is written; a failed row removes the files.
+ */
+export async function uploadEpub(
+  deps: UploadDeps,
+  input: Buffer,
+  clientName: string,
+): Promise<AdminBookDetail> {
+  const now = deps.now?.() ?? Date.now();
+  const fileName = `${now.toString(36)}-${randomBytes(6).toString('hex')}`;
+  // the client's name is kept as metadata only, never as a path
+  const originalName = (clientName.split(/[\\/]/).pop() ?? '').slice(0, 200);
+  const parsed = await parse(input, deps.limits);
+  const categoryId = await categoryFromSubjects(deps.db, parsed.metadata.subjects);
+  const stored = await store(deps, fileName, input, parsed);
+  const pending = pendingFrom(parsed, stored, categoryId, originalName);
+  try {
+    await createUpload(
+      deps.db,
+      { fileName, originalName, parsed: pending, ttlMs: deps.graceMinutes * 60_000 },
+      now,
+    );
+  } catch (err) {
+    await deps.store.removeBook(fileName);
+    throw err;
+  }
+  const category = await findCategoryById(deps.db, categoryId);
+  return pendingToAdminBookDetail(pending, category?.name ?? '', deps.urls);
+}
+
+/**
+ * POST /book/create: from a pending upload (sent fields override the parsed ones) or, without one,
+ * a file-less record with a download `url`. Refusals touch no files, so an operator can fix and retry.
+ */
+export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): Promise<void> {
+  const { db } = deps;
+  const fileName = body.fileName;
+  if (await findBookByFileName(db, fileName)) throw conflict(`a book named ${fileName} exists`);
+  const upload = await findUpload(db, fileName);
+  const pending = upload ? parsePending(upload.parsed) : undefined;
+  if (!pending) {
+    try {
+      assertValidFileName(fileName);
+    } catch {
+      throw invalid('fileName may hold letters, digits, ".", "_" and "-" only (at most 128)');
+    }
+  }
+  const base = bookFromPending(pending ?? emptyPending(fileName));
+  const book: NewBook = { ...base, ...columnsFrom(body, deps.urls) };
+  const categoryId = await resolveCategory(db, body);
+  if (categoryId !== undefined) book.category_id = categoryId;
+  if (!book.title.trim()) throw invalid('title is required');
+  const dup = await findDuplicate(db, book);
+  if (dup)
+    throw conflict(`the same title, author and publisher are already in the catalogue as ${dup.file_name}`);
+  const toc: NewTocEntry[] = pending ? pending.contents.map(toTocRow) : [];
+  try {
+    await insertBook(db, book, toc);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`a book named ${fileName} exists`);
+    throw err;
+  }
+  if (upload) await deleteUpload(db, fileName);
+}
+
+function emptyPending(fileName: string): PendingBook {
+  return {
+    fileName,
+    originalName: '',
+    title: '',
+    author: '',
+    publisher: '',
+    language: '',
+    description: '',
+    categoryId: UNCATEGORISED_ID,
+    rootFile: '',
+    coverPath: '',
+    filePath: '',
+    unzipPath: '',
+    contents: [],
+  };
+}
+
+export interface ImportResult {
+  status: 'added' | 'duplicate';
+  fileName: string;
+  title: string;
+}
+
+/**
+ * Bulk import (CLI): straight into the catalogue. The fileName is derived from the bytes, so importing
+ * the same file again is a 'duplicate' no-op; the same title/author/publisher is a duplicate too.
+ */
+export async function importEpub(
+  deps: IngestDeps,
+  input: Buffer,
+  opts: { originalName?: string; category?: string } = {},
+): Promise<ImportResult> {
+  const { db } = deps;
+  const parsed = await parse(input, deps.limits);
+  const fileName = `b-${createHash('sha256').update(input).digest('hex').slice(0, 16)}`;
+  const title = titleOf(parsed, opts.originalName ?? '', fileName);
+  const same = await findBookByFileName(db, fileName);
+  if (same) return { status: 'duplicate', fileName, title: same.title };
+  const m = parsed.metadata;
+  const dup = await findDuplicate(db, { title, author: m.author, publisher: m.publisher });
+  if (dup) return { status: 'duplicate', fileName: dup.file_name, title };
+  const categoryId = opts.category
+    ? ((await resolveCategory(
+        db,
+        /^\d+$/.test(opts.category) ? { category: opts.category } : { categoryText: opts.category },
+      )) as number)
+    : await categoryFromSubjects(db, m.subjects);
+  // files without a row are leftovers of an interrupted import of these very bytes: replace them
+  await deps.store.removeBook(fileName);
+  const stored = await store(deps, fileName, input, parsed);
+  const pending = pendingFrom(parsed, stored, categoryId, opts.originalName ?? '');
+  try {
+    await insertBook(db, bookFromPending(pending), pending.contents.map(toTocRow));
+  } catch (err) {
+    await deps.store.removeBook(fileName);
+    if (isUniqueViolation(err)) return { status: 'duplicate', fileName, title };
+    throw err;
+  }
+  return { status: 'added', fileName, title };
+}

@@ -1,0 +1,118 @@
+import type { MapItem, ScatterData, ScreenData, WordCloudItem } from '@readlib/contracts';
+import {
+  categoryActivity,
+  countBooks,
+  countCreated,
+  DAY_MS,
+  type Database,
+  dailyCounts,
+  type EventTable,
+  topKeywords,
+  topReadBooks,
+  usersBy,
+} from '@readlib/data';
+import type { Kysely } from 'kysely';
+import { lookupCity } from './gazetteer.js';
+
+/**
+ * The report window of decisions.md §5, in whole UTC days: `days` days ending with today (today
+ * included), so days=1 is today alone. `start`/`end` are epoch ms, end exclusive.
+ */
+export function screenWindow(days: number, now: number) {
+  const today = Math.floor(now / DAY_MS);
+  const first = today - days + 1;
+  return { today, first, start: first * DAY_MS, end: (today + 1) * DAY_MS };
+}
+
+const label = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/** (current - previous) / max(previous, 1): 0 when flat, 1 for a doubling, and finite when previous is 0. */
+export const growthRatio = (current: number, previous: number) =>
+  (current - previous) / Math.max(previous, 1);
+
+async function activity(db: Kysely<Database>, since?: number, until?: number) {
+  const tables: Record<'user' | 'shelf' | 'rank' | 'view' | 'search', EventTable> = {
+    user: 'users',
+    shelf: 'shelf_entries',
+    rank: 'ratings',
+    view: 'views',
+    search: 'search_log',
+  };
+  const entries = await Promise.all(
+    Object.entries(tables).map(
+      async ([key, table]) => [key, await countCreated(db, table, since, until)] as const,
+    ),
+  );
+  return Object.fromEntries(entries) as Record<keyof typeof tables, number>;
+}
+
+async function trend(db: Kysely<Database>, table: 'users' | 'views', w: ReturnType<typeof screenWindow>) {
+  const counts = await dailyCounts(db, table, w.start, w.end);
+  const axis: string[] = [];
+  const values: number[] = [];
+  for (let d = w.first; d <= w.today; d++) {
+    axis.push(label(d));
+    values.push(counts.get(d) ?? 0);
+  }
+  return { axis, values };
+}
+
+/** GET /screen/data (decisions.md §5). */
+export async function screenData(db: Kysely<Database>, days: number, now: number): Promise<ScreenData> {
+  const w = screenWindow(days, now);
+  const todayStart = w.today * DAY_MS;
+  const [all, book, today, lastDay, windowUsers, previousUsers] = await Promise.all([
+    activity(db),
+    countBooks(db),
+    activity(db, todayStart, todayStart + DAY_MS),
+    activity(db, todayStart - DAY_MS, todayStart),
+    countCreated(db, 'users', w.start, w.end),
+    countCreated(db, 'users', w.start - days * DAY_MS, w.start),
+  ]);
+  const [userTrend, viewTrend, categories, topBooks, keywords] = await Promise.all([
+    trend(db, 'users', w),
+    trend(db, 'views', w),
+    categoryActivity(db, w.start),
+    topReadBooks(db, w.start, 10),
+    topKeywords(db, w.start, 10),
+  ]);
+  return {
+    totals: { book, ...all },
+    today,
+    lastDay,
+    growth: {
+      userLastDay: growthRatio(today.user, lastDay.user),
+      // the window against the window of the same length just before it
+      userLastMonth: growthRatio(windowUsers, previousUsers),
+    },
+    userTrend,
+    viewTrend,
+    category: categories
+      .filter((c) => c.num > 0 || c.views > 0)
+      .map((c) => ({ category: c.id, categoryText: c.name, num: c.num, views: c.views })),
+    topBooks: topBooks.map((b, i) => ({ no: i + 1, ...b })),
+    topSearches: keywords.map((k, i) => ({ no: i + 1, keyword: k.keyword, count: k.count })),
+  };
+}
+
+/** GET /screen/wordcloud: keywords of the window, most searched first, at most 100. */
+export async function wordCloud(db: Kysely<Database>, days: number, now: number): Promise<WordCloudItem[]> {
+  const rows = await topKeywords(db, screenWindow(days, now).start, 100);
+  return rows.map((k) => ({ word: k.keyword, count: k.count, user: k.users }));
+}
+
+/** GET /screen/map: users registered in the window, per province of their profile. */
+export async function provinceMap(db: Kysely<Database>, days: number, now: number): Promise<MapItem[]> {
+  return usersBy(db, 'province', screenWindow(days, now).start);
+}
+
+/** GET /screen/map/scatter: users registered in the window per city; coordinates for known cities. */
+export async function cityScatter(db: Kysely<Database>, days: number, now: number): Promise<ScatterData> {
+  const data = await usersBy(db, 'city', screenWindow(days, now).start);
+  const geo: Record<string, [number, number]> = {};
+  for (const { name } of data) {
+    const at = lookupCity(name);
+    if (at) geo[name] = at;
+  }
+  return { data, geo };
+}
