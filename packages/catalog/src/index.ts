@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './paging.js';
 export * from './reader/index.js';
 export * from './urls.js';
+export * from './cache/cache.js';
