@@ -39,7 +39,9 @@ describe('MemoryCache', () => {
 
   it('propagates errors and does not cache them', async () => {
     const cache = new MemoryCache();
-    await expect(cache.wrap('e', 1000, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(cache.wrap('e', 1000, async () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
     expect(await cache.wrap('e', 1000, async () => 'ok')).toBe('ok');
   });
 });

@@ -1,0 +1,2 @@
+export * from './gen.js';
+export type { Row } from './sink.js';

@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createDb, type DbConfig, migrateToLatest } from '@readlib/data';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+
+export type Row = Array<string | number | null>;
+
+/** Bulk writer of one dataset: raw prepared statements (SQLite) or unnest batches (PostgreSQL). */
+export interface Sink {
+  dialect: 'sqlite' | 'postgres';
+  /** columns with PostgreSQL array types, e.g. ['user_id:int', 'created_at:bigint'] */
+  insert(table: string, columns: string[], rows: Iterable<Row>): Promise<number>;
+  exec(sql: string): Promise<void>;
+  /** called after books are in: FTS rebuild and trigger restore on SQLite */
+  afterBooks(): Promise<void>;
+  finish(): Promise<void>;
+}
+
+export function dbConfigOf(db: string): DbConfig {
+  return db.startsWith('postgres://') || db.startsWith('postgresql://')
+    ? { dialect: 'postgres', url: db }
+    : { dialect: 'sqlite', file: db };
+}
+
+/** A fresh, migrated database at `db` (an existing SQLite file or PostgreSQL schema `public` is replaced). */
+export async function openSink(db: string): Promise<Sink> {
+  const config = dbConfigOf(db);
+  if (config.dialect === 'sqlite') {
+    for (const f of [config.file, `${config.file}-wal`, `${config.file}-shm`]) if (existsSync(f)) rmSync(f);
+    mkdirSync(dirname(config.file), { recursive: true });
+    const h = createDb(config);
+    await migrateToLatest(h.db);
+    await h.destroy();
+    return sqliteSink(config.file);
+  }
+  const admin = new pg.Client({ connectionString: config.url });
+  await admin.connect();
+  await admin.query('drop schema if exists public cascade');
+  await admin.query('create schema public');
+  await admin.query('create extension if not exists pg_trgm with schema public');
+  await admin.end();
+  const h = createDb(config);
+  await migrateToLatest(h.db);
+  await h.destroy();
+  return pgSink(config.url);
+}
+
+function sqliteSink(file: string): Sink {
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  db.pragma('cache_size = -1000000');
+  db.pragma('temp_store = MEMORY');
+  // FTS is rebuilt once at the end of the books instead of row by row through the insert trigger
+  const trigger = db.prepare(`select sql from sqlite_master where type = 'trigger' and name = 'books_ai'`).get() as
+    | { sql: string }
+    | undefined;
+  if (trigger) db.exec('drop trigger books_ai');
+  return {
+    dialect: 'sqlite',
+    async insert(table, columns, rows) {
+      const names = columns.map((c) => c.split(':')[0]);
+      const stmt = db.prepare(
+        `insert into ${table} (${names.join(', ')}) values (${names.map(() => '?').join(', ')})`,
+      );
+      let n = 0;
+      let batch: Row[] = [];
+      const flush = db.transaction((b: Row[]) => {
+        for (const r of b) stmt.run(r);
+      });
+      for (const r of rows) {
+        batch.push(r);
+        if (batch.length === 50_000) {
+          flush(batch);
+          n += batch.length;
+          batch = [];
+        }
+      }
+      flush(batch);
+      return n + batch.length;
+    },
+    async exec(sql) {
+      db.exec(sql);
+    },
+    async afterBooks() {
+      db.exec(`insert into book_fts(book_fts) values('rebuild')`);
+      db.exec(`insert into book_grams(book_grams) values('rebuild')`);
+      if (trigger) db.exec(trigger.sql);
+    },
+    async finish() {
+      db.exec('analyze');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}
+
+function pgSink(url: string): Sink {
+  const client = new pg.Client({ connectionString: url });
+  const ready = client.connect();
+  return {
+    dialect: 'postgres',
+    async insert(table, columns, rows) {
+      await ready;
+      const names = columns.map((c) => c.split(':')[0]!);
+      const types = columns.map((c) => c.split(':')[1] ?? 'text');
+      const sql = `insert into ${table} (${names.join(', ')}) select * from unnest(${types
+        .map((t, i) => `$${i + 1}::${t}[]`)
+        .join(', ')})`;
+      let n = 0;
+      let cols: unknown[][] = names.map(() => []);
+      const flush = async () => {
+        if (cols[0]!.length) await client.query(sql, cols);
+        n += cols[0]!.length;
+        cols = names.map(() => []);
+      };
+      for (const r of rows) {
+        for (let i = 0; i < r.length; i++) cols[i]!.push(r[i]);
+        if (cols[0]!.length === 20_000) await flush();
+      }
+      await flush();
+      return n;
+    },
+    async exec(sql) {
+      await ready;
+      await client.query(sql);
+    },
+    async afterBooks() {
+      await client.query(`select setval(pg_get_serial_sequence('books', 'id'), (select max(id) from books))`);
+    },
+    async finish() {
+      for (const t of ['users', 'shelf_entries', 'ratings', 'views', 'search_log']) {
+        await client.query(
+          `select setval(pg_get_serial_sequence('${t}', 'id'), coalesce((select max(id) from ${t}), 1))`,
+        );
+      }
+      await client.query('analyze');
+      await client.end();
+    },
+  };
+}

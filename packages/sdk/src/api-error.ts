@@ -1,0 +1,51 @@
+import type { ErrorKind } from '@readlib/contracts';
+import type { ApiFamily } from './error-catalogue.js';
+
+/**
+ * `ErrorKind` of the contracts' error catalogue; `network` when no HTTP response arrived (status 0);
+ * `unknown` when the status and code match no row (e.g. a proxy's own 503 page).
+ */
+export type ApiErrorKind = ErrorKind | 'network' | 'unknown';
+
+export interface ApiErrorInit {
+  family: ApiFamily;
+  /** HTTP status; 0 when the request never got a response */
+  status: number;
+  /** the envelope's `error_code` (reader) or `code` (admin); -1 when the body was not an envelope */
+  code: number;
+  msg: string;
+  kind: ApiErrorKind;
+  /** the `x-request-id` response header, to quote when reporting a problem */
+  requestId?: string;
+  cause?: unknown;
+}
+
+/** Every failed call rejects with one of these. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly family: ApiFamily;
+  readonly status: number;
+  readonly code: number;
+  readonly msg: string;
+  readonly kind: ApiErrorKind;
+  readonly requestId: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    const where = init.status === 0 ? 'network error' : `HTTP ${init.status}, code ${init.code}`;
+    super(`${init.msg} (${where}, ${init.kind})`, init.cause === undefined ? undefined : { cause: init.cause });
+    this.family = init.family;
+    this.status = init.status;
+    this.code = init.code;
+    this.msg = init.msg;
+    this.kind = init.kind;
+    this.requestId = init.requestId;
+  }
+}
+
+/** Type guard that also works across bundles (checks the shape, not only the prototype). */
+export function isApiError(value: unknown): value is ApiError {
+  return (
+    value instanceof ApiError ||
+    (value instanceof Error && value.name === 'ApiError' && typeof (value as ApiError).kind === 'string')
+  );
+}
