@@ -1,7 +1,16 @@
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { bookGrams, DEFAULT_CATEGORIES } from '@readlib/data';
-import { CITIES, makeBookFactory, PROVINCES, pick, type Row, rng, skewedBook, userNick } from './lib/index.js';
+import {
+  CITIES,
+  makeBookFactory,
+  PROVINCES,
+  pick,
+  type Row,
+  rng,
+  skewedBook,
+  userNick,
+} from './lib/index.js';
 import { openSink } from './lib/sink.js';
 
 /**
@@ -176,7 +185,7 @@ function* views(): Iterable<Row> {
   const start = now - 60 * DAY;
   for (let i = 0; i < viewCount; i++) {
     const t = start + Math.floor(((i + rv()) / viewCount) * 60 * DAY);
-    yield [1 + Math.floor(Math.pow(rv(), 1.5) * users), skewedBook(rv, n, 3), t];
+    yield [1 + Math.floor(rv() ** 1.5 * users), skewedBook(rv, n, 3), t];
   }
 }
 lap('views', await sink.insert('views', ['user_id:int', 'book_id:int', 'created_at:bigint'], views()));
@@ -188,19 +197,18 @@ lap('book_readers');
 // searches: keywords drawn from titles and authors (whole words, substrings, 1-2 CJK characters)
 const searchCount = Math.round(5 * n * activity);
 const rs = rng(19);
-const keywordPool = Array.from({ length: 2000 }, () => keywordFrom(rs, rs() < 0.7 ? pick(rs, titles) : pick(rs, authors)));
+const keywordPool = Array.from({ length: 2000 }, () =>
+  keywordFrom(rs, rs() < 0.7 ? pick(rs, titles) : pick(rs, authors)),
+);
 function* searches(): Iterable<Row> {
   const start = now - 60 * DAY;
   for (let i = 0; i < searchCount; i++) {
     const t = start + Math.floor(((i + rs()) / searchCount) * 60 * DAY);
-    const kw = keywordPool[Math.floor(Math.pow(rs(), 2.5) * keywordPool.length)]!;
+    const kw = keywordPool[Math.floor(rs() ** 2.5 * keywordPool.length)]!;
     yield [kw, rs() < 0.7 ? `bench-user-${1 + Math.floor(rs() * users)}` : null, t];
   }
 }
-lap(
-  'search_log',
-  await sink.insert('search_log', ['keyword', 'open_id', 'created_at:bigint'], searches()),
-);
+lap('search_log', await sink.insert('search_log', ['keyword', 'open_id', 'created_at:bigint'], searches()));
 await sink.finish();
 lap('analyze');
 
@@ -209,7 +217,12 @@ export function keywordFrom(r: () => number, text: string): string {
   const cjk = /[\u3040-\u9fff]/u.test(text);
   const len = cjk ? 1 + Math.floor(r() * 3) : 3 + Math.floor(r() * 6);
   const at = Math.floor(r() * Math.max(1, chars.length - len));
-  return chars.slice(at, at + len).join('').trim() || text;
+  return (
+    chars
+      .slice(at, at + len)
+      .join('')
+      .trim() || text
+  );
 }
 
 console.log(

@@ -20,7 +20,11 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { category: { type: 'string' }, nickname: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      category: { type: 'string' },
+      nickname: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (!command || values.help) {
     console.log(USAGE);
@@ -32,9 +36,12 @@ async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'backup': {
         if (!positionals[0]) throw new Error('backup: name a destination folder');
-        if (rt.config.database.dialect !== 'sqlite') throw new Error('backup: for PostgreSQL use pg_dump (see DEPLOYMENT.md)');
+        if (rt.config.database.dialect !== 'sqlite')
+          throw new Error('backup: for PostgreSQL use pg_dump (see DEPLOYMENT.md)');
         const m = await backupSqlite(rt.handle.db, rt.config.storageDir, positionals[0]);
-        console.log(`backup in ${positionals[0]}: ${m.books} books, ${m.uploads} pending uploads, ${m.files} files, ${(m.bytes / 2 ** 20).toFixed(1)} MiB${m.missing.length ? `; files missing for ${m.missing.join(', ')}` : ''}`);
+        console.log(
+          `backup in ${positionals[0]}: ${m.books} books, ${m.uploads} pending uploads, ${m.files} files, ${(m.bytes / 2 ** 20).toFixed(1)} MiB${m.missing.length ? `; files missing for ${m.missing.join(', ')}` : ''}`,
+        );
         return 0;
       }
       case 'migrate':
@@ -44,9 +51,14 @@ async function main(argv: string[]): Promise<number> {
         if (positionals.length === 0) throw new Error('import: name at least one file or folder');
         const sources = await collectEpubs(positionals);
         const started = Date.now();
-        const s = await importAll(rt.ingest, sources, { category: values.category, progress: new Progress('import') });
+        const s = await importAll(rt.ingest, sources, {
+          category: values.category,
+          progress: new Progress('import'),
+        });
         const secs = (Date.now() - started) / 1000;
-        console.log(`imported ${sources.length} files in ${secs.toFixed(1)} s: ${s.added} added, ${s.duplicate} skipped as duplicate, ${s.failed.length} failed`);
+        console.log(
+          `imported ${sources.length} files in ${secs.toFixed(1)} s: ${s.added} added, ${s.duplicate} skipped as duplicate, ${s.failed.length} failed`,
+        );
         for (const f of s.failed) console.log(`  failed ${f.file}: ${f.reason}`);
         return s.failed.length ? 1 : 0;
       }
@@ -56,7 +68,9 @@ async function main(argv: string[]): Promise<number> {
         const given = process.env.OPERATOR_PASSWORD;
         const password = given ?? (await import('node:crypto')).randomBytes(12).toString('base64url');
         await createOperator(rt.handle.db, { username, password, nickname: values.nickname ?? username });
-        console.log(given ? `operator ${username} created` : `operator ${username} created with password: ${password}`);
+        console.log(
+          given ? `operator ${username} created` : `operator ${username} created with password: ${password}`,
+        );
         return 0;
       }
       default:
@@ -71,7 +85,8 @@ async function main(argv: string[]): Promise<number> {
 async function restore(src: string | undefined): Promise<number> {
   if (!src) throw new Error('restore: name the backup folder');
   const config = loadConfig();
-  if (config.database.dialect !== 'sqlite') throw new Error('restore: for PostgreSQL use pg_restore (see DEPLOYMENT.md)');
+  if (config.database.dialect !== 'sqlite')
+    throw new Error('restore: for PostgreSQL use pg_restore (see DEPLOYMENT.md)');
   const aside = await restoreSqlite(src, config.database.file, config.storageDir);
   // a backup taken before an upgrade gets this version's migrations
   const rt = await openRuntime();

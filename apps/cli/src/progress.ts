@@ -17,7 +17,9 @@ export class Progress {
     if (!this.out.isTTY) return;
     const width = 24;
     const filled = this.total ? Math.round((this.n / this.total) * width) : width;
-    this.out.write(`\r${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.n}/${this.total} ${detail}\x1b[K`);
+    this.out.write(
+      `\r${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.n}/${this.total} ${detail}\x1b[K`,
+    );
   }
 
   done(): void {

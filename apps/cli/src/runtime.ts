@@ -22,7 +22,10 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
   const ingest: IngestDeps = {
     db: handle.db,
     store,
-    limits: { maxEntries: config.upload.maxEntries, maxTotalUncompressed: config.upload.maxUncompressedBytes },
+    limits: {
+      maxEntries: config.upload.maxEntries,
+      maxTotalUncompressed: config.upload.maxUncompressedBytes,
+    },
   };
   return { config, handle, store, ingest };
 }

@@ -13,8 +13,12 @@ const rt = await openRuntime();
 const { config, handle } = rt;
 
 if (config.demoCatalogue && (await countBooks(handle.db)) === 0) {
-  const summary = await importAll(rt.ingest, await demoInputs(), { progress: new Progress('demo catalogue') });
-  console.log(`demo catalogue: ${summary.added} books added, ${summary.duplicate} duplicates skipped, ${summary.failed.length} failed`);
+  const summary = await importAll(rt.ingest, await demoInputs(), {
+    progress: new Progress('demo catalogue'),
+  });
+  console.log(
+    `demo catalogue: ${summary.added} books added, ${summary.duplicate} duplicates skipped, ${summary.failed.length} failed`,
+  );
   for (const f of summary.failed) console.log(`  ${f.file}: ${f.reason}`);
 }
 

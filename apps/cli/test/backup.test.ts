@@ -1,7 +1,14 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countBooks, createDb, findUserByOpenId, migrateToLatest, saveRating, upsertUser } from '@readlib/data';
+import {
+  countBooks,
+  createDb,
+  findUserByOpenId,
+  migrateToLatest,
+  saveRating,
+  upsertUser,
+} from '@readlib/data';
 import { FileStore } from '@readlib/epub';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,7 +39,10 @@ describe('backup and restore (issue: scale-out and operations §4)', () => {
     let stop = false;
     const writing = (async () => {
       while (!stop) {
-        await writer.db.insertInto('search_log').values({ keyword: `k${writes}`, open_id: null, created_at: Date.now() }).execute();
+        await writer.db
+          .insertInto('search_log')
+          .values({ keyword: `k${writes}`, open_id: null, created_at: Date.now() })
+          .execute();
         writes += 1;
         await new Promise((r) => setImmediate(r));
       }
@@ -56,7 +66,10 @@ describe('backup and restore (issue: scale-out and operations §4)', () => {
     expect(integrity.rows[0]?.integrity_check).toBe('ok');
     expect(await countBooks(back.db)).toBe(imported.added);
     expect(await findUserByOpenId(back.db, 'r1')).toBeDefined();
-    const { n } = await back.db.selectFrom('ratings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await back.db
+      .selectFrom('ratings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(n)).toBe(1);
     const files = await back.db.selectFrom('books').select('file_name').execute();
     for (const f of files) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DbHandle, countBooks, findBookByFileName, findToc } from '@readlib/data';
+import { countBooks, type DbHandle, findBookByFileName, findToc } from '@readlib/data';
 import { testDialects } from '@readlib/data/testing';
 import { FileStore } from '@readlib/epub';
 import { makeHostileZip } from '@readlib/epub/testing';
@@ -46,7 +46,10 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     mkdirSync(bad);
     writeFileSync(join(bad, 'a-traversal.epub'), makeHostileZip('traversal'));
     writeFileSync(join(bad, 'b-not-zip.epub'), Buffer.from('plain text'));
-    const sources = [...(await collectEpubs([bad])), ...(await collectEpubs([join(REAL_EPUB_DIR, 'alice.epub')]))];
+    const sources = [
+      ...(await collectEpubs([bad])),
+      ...(await collectEpubs([join(REAL_EPUB_DIR, 'alice.epub')])),
+    ];
     const s = await importAll(deps(), sources);
     expect(s.added).toBe(1);
     expect(s.failed.map((f) => f.reason.split(':')[0])).toEqual(['UNSAFE_PATH', 'NOT_A_ZIP']);
@@ -55,9 +58,15 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
   });
 
   it('assigns the --category given, creating it when new', async () => {
-    const s = await importAll(deps(), await collectEpubs([join(REAL_EPUB_DIR, 'alice.epub')]), { category: 'Fairy Tales' });
+    const s = await importAll(deps(), await collectEpubs([join(REAL_EPUB_DIR, 'alice.epub')]), {
+      category: 'Fairy Tales',
+    });
     expect(s.added).toBe(1);
-    const row = await h.db.selectFrom('books').innerJoin('categories', 'categories.id', 'books.category_id').select('categories.name').executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('books')
+      .innerJoin('categories', 'categories.id', 'books.category_id')
+      .select('categories.name')
+      .executeTakeFirstOrThrow();
     expect(row.name).toBe('Fairy Tales');
   });
 
@@ -66,8 +75,18 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     const s = await importAll(deps(), inputs);
     expect(s.failed).toEqual([]);
     expect(s.added).toBeGreaterThanOrEqual(28);
-    const titles = (await h.db.selectFrom('books').select(['title', 'cover_path', 'file_name', 'id']).execute());
-    expect(titles.map((t) => t.title)).toEqual(expect.arrayContaining(['红楼梦', '羅生門', "Alice's Adventures in Wonderland", 'Live システムマニュアル']));
+    const titles = await h.db
+      .selectFrom('books')
+      .select(['title', 'cover_path', 'file_name', 'id'])
+      .execute();
+    expect(titles.map((t) => t.title)).toEqual(
+      expect.arrayContaining([
+        '红楼梦',
+        '羅生門',
+        "Alice's Adventures in Wonderland",
+        'Live システムマニュアル',
+      ]),
+    );
     expect(titles.some((t) => t.cover_path === '')).toBe(true);
     expect(titles.some((t) => t.cover_path !== '')).toBe(true);
     const dream = titles.find((t) => t.title === '红楼梦')!;

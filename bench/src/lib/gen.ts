@@ -34,16 +34,39 @@ const GIVEN_LATIN = (
   'James Mary John Patricia Robert Jennifer Michael Linda William Elizabeth David Barbara Richard ' +
   'Susan Joseph Jessica Charles Sarah Thomas Karen Daniel Nancy Matthew Lisa Anthony Betty Mark'
 ).split(' ');
-const SURNAMES_CJK = '王 李 张 刘 陈 杨 黄 赵 吴 周 徐 孙 马 朱 胡 郭 何 高 林 罗 郑 梁 谢 宋 唐 田中 佐藤 鈴木 高橋 山本'.split(
-  ' ',
-);
-const GIVEN_CJK = '伟 芳 娜 敏 静 丽 强 磊 军 洋 勇 艳 杰 娟 涛 明 超 秀英 华 慧 建国 小龙 春树 健 美咲 翔太 由美'.split(' ');
-const PRESS_LATIN = 'Penguin Harper Oxford Cambridge Springer Random Norton Vintage Beacon Dover Wiley Pearson'.split(
-  ' ',
-);
+const SURNAMES_CJK =
+  '王 李 张 刘 陈 杨 黄 赵 吴 周 徐 孙 马 朱 胡 郭 何 高 林 罗 郑 梁 谢 宋 唐 田中 佐藤 鈴木 高橋 山本'.split(
+    ' ',
+  );
+const GIVEN_CJK =
+  '伟 芳 娜 敏 静 丽 强 磊 军 洋 勇 艳 杰 娟 涛 明 超 秀英 华 慧 建国 小龙 春树 健 美咲 翔太 由美'.split(' ');
+const PRESS_LATIN =
+  'Penguin Harper Oxford Cambridge Springer Random Norton Vintage Beacon Dover Wiley Pearson'.split(' ');
 const PRESS_CJK = '人民 商务 中华 三联 上海译文 作家 新星 岩波 講談社 新潮社 北京大学 清华大学'.split(' ');
-export const PROVINCES = ['广东', '北京', '上海', '浙江', '江苏', '四川', '湖北', '山东', 'California', 'Tokyo'];
-export const CITIES = ['广州', '北京', '上海', '杭州', '南京', '成都', '武汉', '青岛', 'Los Angeles', 'Tokyo'];
+export const PROVINCES = [
+  '广东',
+  '北京',
+  '上海',
+  '浙江',
+  '江苏',
+  '四川',
+  '湖北',
+  '山东',
+  'California',
+  'Tokyo',
+];
+export const CITIES = [
+  '广州',
+  '北京',
+  '上海',
+  '杭州',
+  '南京',
+  '成都',
+  '武汉',
+  '青岛',
+  'Los Angeles',
+  'Tokyo',
+];
 
 const pick = <T>(r: () => number, a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
 
@@ -87,10 +110,10 @@ export function makeBookFactory(n: number, categoryCount: number, seed = 42) {
     return {
       file_name: fileName,
       title: `${title}${r() < 0.3 ? ` ${1 + Math.floor(r() * 12)}` : ''}`,
-      author: authors[Math.floor(Math.pow(r(), 1.5) * authors.length)]!,
-      publisher: presses[Math.floor(Math.pow(r(), 2) * presses.length)]!,
+      author: authors[Math.floor(r() ** 1.5 * authors.length)]!,
+      publisher: presses[Math.floor(r() ** 2 * presses.length)]!,
       language: cjk ? (r() < 0.8 ? 'zh' : 'ja') : 'en',
-      category_id: 1 + Math.floor(Math.pow(r(), 1.3) * categoryCount),
+      category_id: 1 + Math.floor(r() ** 1.3 * categoryCount),
       cover_path: r() < 0.75 ? `img/${fileName}.jpg` : '',
       root_file: r() < 0.5 ? 'OEBPS/content.opf' : 'OPS/package.opf',
     };
@@ -110,7 +133,7 @@ export function userNick(r: () => number, i: number): string {
  * permutation so hot books are spread over the id range (not just the oldest ones).
  */
 export function skewedBook(r: () => number, n: number, power = 3): number {
-  const rank = Math.min(n - 1, Math.floor(Math.pow(r(), power) * n));
+  const rank = Math.min(n - 1, Math.floor(r() ** power * n));
   return 1 + ((rank * 1_000_003) % n);
 }
 

@@ -53,9 +53,9 @@ function sqliteSink(file: string): Sink {
   db.pragma('cache_size = -1000000');
   db.pragma('temp_store = MEMORY');
   // FTS is rebuilt once at the end of the books instead of row by row through the insert trigger
-  const trigger = db.prepare(`select sql from sqlite_master where type = 'trigger' and name = 'books_ai'`).get() as
-    | { sql: string }
-    | undefined;
+  const trigger = db
+    .prepare(`select sql from sqlite_master where type = 'trigger' and name = 'books_ai'`)
+    .get() as { sql: string } | undefined;
   if (trigger) db.exec('drop trigger books_ai');
   return {
     dialect: 'sqlite',

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertSchemaCurrent, type DbHandle, MigrationError, migrateToLatest, schemaState } from '../src/index.js';
+import {
+  assertSchemaCurrent,
+  type DbHandle,
+  MigrationError,
+  migrateToLatest,
+  schemaState,
+} from '../src/index.js';
 import { testDialects } from '../src/testing/index.js';
 
 const dialects = await testDialects();
@@ -19,7 +25,10 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
   });
 
   it('refuses a schema migrated by a newer build (ahead) and one not yet migrated (behind)', async () => {
-    await h.db.insertInto('kysely_migration' as never).values({ name: '2999-01-01T0000-future', timestamp: new Date().toISOString() } as never).execute();
+    await h.db
+      .insertInto('kysely_migration' as never)
+      .values({ name: '2999-01-01T0000-future', timestamp: new Date().toISOString() } as never)
+      .execute();
     expect((await schemaState(h.db, schema())).state).toBe('ahead');
     await expect(assertSchemaCurrent(h.db, schema())).rejects.toThrow(MigrationError);
     await expect(assertSchemaCurrent(h.db, schema())).rejects.toThrow(/newer version/);

@@ -2,9 +2,6 @@ import type { ShelfParam } from '@readlib/contracts';
 import type { ReaderClient, ReaderClientOptions } from './reader-client.types.js';
 import { createTransport, type QueryInput } from './transport.js';
 
-const HEALTH = { okStatuses: [200] } as const;
-const READY = { okStatuses: [200, 503] } as const;
-
 /** The `shelf` parameter: JSON of exactly {openId, fileName}, URL-encoded by the query string. */
 const shelfQuery = ({ openId, fileName }: ShelfParam) => ({ shelf: JSON.stringify({ openId, fileName }) });
 
@@ -13,6 +10,8 @@ export function createReaderClient(options: ReaderClientOptions): ReaderClient {
   const send = createTransport('reader', options);
   const get = async <T>(path: string, query?: QueryInput): Promise<T> =>
     (await send({ method: 'GET', path, query })).data as T;
+  const plain = async <T>(path: string, okStatuses: number[]): Promise<T> =>
+    (await send({ method: 'GET', path, plain: { okStatuses } })) as T;
   const ack = async (path: string, query: QueryInput): Promise<void> => {
     await send({ method: 'GET', path, query });
   };
@@ -39,7 +38,7 @@ export function createReaderClient(options: ReaderClientOptions): ReaderClient {
     getWechatOpenId: (query) => get('/openId/get', query),
     getPayPlatformOpenId: (query) => get('/openId/get/payplatform', query),
     getAlipayOpenId: (query) => get('/openId/get/alipay', query),
-    health: async () => (await send({ method: 'GET', path: '/healthz', plain: HEALTH })) as never,
-    ready: async () => (await send({ method: 'GET', path: '/readyz', plain: READY })) as never,
+    health: () => plain('/healthz', [200]),
+    ready: () => plain('/readyz', [200, 503]),
   };
 }

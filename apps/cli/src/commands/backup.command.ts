@@ -33,8 +33,13 @@ async function sizeOf(path: string): Promise<{ files: number; bytes: number }> {
  * services keep writing; then only the files of the books (and pending uploads) in that snapshot are
  * copied. Book files never change once stored, so the pair is consistent without stopping anything.
  */
-export async function backupSqlite(db: Kysely<Database>, storeRoot: string, dest: string): Promise<BackupManifest> {
-  if (existsSync(dest) && (await readdir(dest)).length > 0) throw new Error(`backup: ${dest} exists and is not empty`);
+export async function backupSqlite(
+  db: Kysely<Database>,
+  storeRoot: string,
+  dest: string,
+): Promise<BackupManifest> {
+  if (existsSync(dest) && (await readdir(dest)).length > 0)
+    throw new Error(`backup: ${dest} exists and is not empty`);
   await mkdir(join(dest, 'storage'), { recursive: true });
   const dbFile = join(dest, 'library.db');
   await sql`vacuum into ${dbFile}`.execute(db);
@@ -55,7 +60,11 @@ export async function backupSqlite(db: Kysely<Database>, storeRoot: string, dest
   };
   const imgs = existsSync(join(storeRoot, 'img')) ? await readdir(join(storeRoot, 'img')) : [];
   for (const name of [...books.map((b) => b.file_name), ...uploads.map((u) => u.file_name)]) {
-    const parts = [`epub/${name}.epub`, `unzip/${name}`, ...imgs.filter((i) => i.startsWith(`${name}.`)).map((i) => `img/${i}`)];
+    const parts = [
+      `epub/${name}.epub`,
+      `unzip/${name}`,
+      ...imgs.filter((i) => i.startsWith(`${name}.`)).map((i) => `img/${i}`),
+    ];
     if (!existsSync(join(storeRoot, parts[0]!))) manifest.missing.push(name);
     for (const rel of parts) {
       const from = join(storeRoot, rel);

@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { importEpub, type IngestDeps } from '@readlib/catalog';
+import { type IngestDeps, importEpub } from '@readlib/catalog';
 import { isEpubError } from '@readlib/epub';
-import { Progress } from '../progress.js';
+import type { Progress } from '../progress.js';
 
 export interface ImportSummary {
   added: number;
@@ -54,7 +54,9 @@ export async function importAll(
       const reason = isEpubError(err) ? `${err.code}: ${err.message}` : (err as Error).message;
       summary.failed.push({ file: src.name, reason });
     }
-    opts.progress?.tick(`added ${summary.added} · duplicate ${summary.duplicate} · failed ${summary.failed.length}`);
+    opts.progress?.tick(
+      `added ${summary.added} · duplicate ${summary.duplicate} · failed ${summary.failed.length}`,
+    );
   }
   opts.progress?.done();
   return summary;

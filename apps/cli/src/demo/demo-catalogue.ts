@@ -5,7 +5,9 @@ import { coverPng } from './cover-png.js';
 import { DEMO_BOOKS } from './demo-books.js';
 
 /** Real, freely licensed EPUBs that packages/epub tests with (licences in its fixtures/real/LICENSES.md). */
-export const REAL_EPUB_DIR = fileURLToPath(new URL('../../../../packages/epub/fixtures/real/', import.meta.url));
+export const REAL_EPUB_DIR = fileURLToPath(
+  new URL('../../../../packages/epub/fixtures/real/', import.meta.url),
+);
 
 export interface DemoInput {
   name: string;

@@ -1,0 +1,90 @@
+import type {
+  AdminBook,
+  AdminBookDetail,
+  AdminCategory,
+  AdminPage,
+  AdminUser,
+  BookCreateBody,
+  BookListQuery,
+  BookUpdateBody,
+  DashboardTotals,
+  FileNameQuery,
+  Health,
+  LoginData,
+  MapItem,
+  OptionalFileNameQuery,
+  Ready,
+  ScatterData,
+  ScreenData,
+  ScreenQuery,
+  WordCloudItem,
+} from '@readlib/contracts';
+import type { ApiError } from './api-error.js';
+import type { FetchLike } from './transport.js';
+
+/** GET /book/list result: the contracts' `AdminPage(AdminBook)` without the envelope's code and msg. */
+export type BookPage = Omit<ReturnType<typeof AdminPage<typeof AdminBook>>['static'], 'code' | 'msg'>;
+
+/** An upload: a browser `File`/`Blob`, or bytes (a Node `Buffer` is a `Uint8Array`). */
+export type UploadFile = Blob | Uint8Array;
+
+export interface AdminClientOptions {
+  /** e.g. `https://admin-api.example.com` or `http://127.0.0.1:3001` */
+  baseUrl: string;
+  /** a token kept from an earlier login */
+  token?: string;
+  /** default: the global `fetch` */
+  fetch?: FetchLike;
+  /** extra headers sent with every request */
+  headers?: Record<string, string>;
+  /**
+   * Called when a call is refused with 401 / code -2 (missing, expired or invalid token). Return a fresh
+   * token to retry that call once with it (the token is kept for later calls); return nothing to let the
+   * call reject with the `unauthorized` ApiError (also what happens when the hook throws).
+   */
+  onUnauthorized?: (error: ApiError) => string | undefined | void | Promise<string | undefined | void>;
+}
+
+/**
+ * The administration API (spec §4.11, §4.12), one method per route, named by its `operationId`.
+ * Every call but `login` and the health endpoints sends `Authorization: Bearer <token>`.
+ */
+export interface AdminClient {
+  /** POST /user/login: keeps the token for the calls that follow, and returns it */
+  login(username: string, password: string): Promise<LoginData>;
+  /** Replaces (or with no argument, forgets) the token sent with later calls. */
+  setToken(token?: string): void;
+  getToken(): string | undefined;
+  /** GET /user/info */
+  getUserInfo(): Promise<AdminUser>;
+  /** POST /user/info */
+  postUserInfo(): Promise<AdminUser>;
+  /** GET /book/home: catalogue totals */
+  getDashboard(): Promise<DashboardTotals>;
+  /** GET /book/list: resolves with `{data, page, pageSize, total}` */
+  listBooks(query?: BookListQuery): Promise<BookPage>;
+  /** GET /book/get */
+  getBook(query: OptionalFileNameQuery): Promise<AdminBookDetail>;
+  /** POST /book/update: changes only the fields sent */
+  updateBook(body: BookUpdateBody): Promise<void>;
+  /** GET /book/delete */
+  deleteBook(query: FileNameQuery): Promise<void>;
+  /** POST /book/upload (multipart field `file`); then `createBook({ fileName })` adds it to the catalogue */
+  uploadBook(file: UploadFile, fileName?: string): Promise<AdminBookDetail>;
+  /** POST /book/create */
+  createBook(body: BookCreateBody): Promise<void>;
+  /** GET /book/category */
+  listCategories(): Promise<AdminCategory[]>;
+  /** GET /screen/data */
+  getScreenData(query?: ScreenQuery): Promise<ScreenData>;
+  /** GET /screen/wordcloud */
+  getWordCloud(query?: ScreenQuery): Promise<WordCloudItem[]>;
+  /** GET /screen/map */
+  getScreenMap(query?: ScreenQuery): Promise<MapItem[]>;
+  /** GET /screen/map/scatter */
+  getScreenScatter(query?: ScreenQuery): Promise<ScatterData>;
+  /** GET /healthz (outside the envelope, no token) */
+  health(): Promise<Health>;
+  /** GET /readyz (outside the envelope, no token; resolves with `status: 'unavailable'` on 503) */
+  ready(): Promise<Ready>;
+}
