@@ -42,6 +42,7 @@ export interface AdminClientOptions {
    * token to retry that call once with it (the token is kept for later calls); return nothing to let the
    * call reject with the `unauthorized` ApiError (also what happens when the hook throws).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only redirects to a login page returns void
   onUnauthorized?: (error: ApiError) => string | undefined | void | Promise<string | undefined | void>;
 }
 

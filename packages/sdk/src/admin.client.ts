@@ -27,21 +27,24 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       return await send({ ...build(), token });
     } catch (err) {
       if (!(err instanceof ApiError) || err.kind !== 'unauthorized' || !options.onUnauthorized) throw err;
-      let fresh: string | undefined | void;
+      let fresh: unknown;
       try {
         fresh = await options.onUnauthorized(err);
       } catch {
         throw err;
       }
-      if (!fresh) throw err;
+      if (typeof fresh !== 'string' || fresh === '') throw err;
       token = fresh;
       return send({ ...build(), token });
     }
   };
-  const get = async <T>(path: string, query?: object): Promise<T> =>
-    (await authed({ method: 'GET', path, query })).data as T;
-  const post = async <T>(path: string, json?: object): Promise<T> =>
-    (await authed({ method: 'POST', path, json })).data as T;
+  const call = async <T>(spec: Spec | (() => Spec)): Promise<T> => (await authed(spec)).data as T;
+  const get = <T>(path: string, query?: object) => call<T>({ method: 'GET', path, query });
+  const post = <T>(path: string, json?: object) => call<T>({ method: 'POST', path, json });
+  /** acknowledgements (`data: null`) resolve with nothing */
+  const ack = async (spec: Spec): Promise<void> => {
+    await authed(spec);
+  };
   const plain = async <T>(path: string, okStatuses: number[]): Promise<T> =>
     (await send({ method: 'GET', path, plain: { okStatuses } })) as T;
 
@@ -64,13 +67,12 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       return { data, page, pageSize, total } as BookPage;
     },
     getBook: (query) => get('/book/get', query),
-    updateBook: (body) => post('/book/update', body),
-    deleteBook: (query) => get('/book/delete', query),
+    updateBook: (body) => ack({ method: 'POST', path: '/book/update', json: body }),
+    deleteBook: (query) => ack({ method: 'GET', path: '/book/delete', query }),
     // a fresh form per attempt, so a retry after onUnauthorized sends the whole file again
-    uploadBook: async (file, fileName) =>
-      (await authed(() => ({ method: 'POST', path: '/book/upload', form: uploadForm(file, fileName) })))
-        .data as never,
-    createBook: (body) => post('/book/create', body),
+    uploadBook: (file, fileName) =>
+      call(() => ({ method: 'POST', path: '/book/upload', form: uploadForm(file, fileName) })),
+    createBook: (body) => ack({ method: 'POST', path: '/book/create', json: body }),
     listCategories: () => get('/book/category'),
     getScreenData: (query) => get('/screen/data', query),
     getWordCloud: (query) => get('/screen/wordcloud', query),

@@ -32,7 +32,10 @@ export class ApiError extends Error {
 
   constructor(init: ApiErrorInit) {
     const where = init.status === 0 ? 'network error' : `HTTP ${init.status}, code ${init.code}`;
-    super(`${init.msg} (${where}, ${init.kind})`, init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      `${init.msg} (${where}, ${init.kind})`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.family = init.family;
     this.status = init.status;
     this.code = init.code;

@@ -1,0 +1,66 @@
+/**
+ * Type-level tests, checked by `pnpm --filter @readlib/sdk typecheck` (tsc over test/) and by
+ * test/package.test.ts. Nothing here runs: every `@ts-expect-error` line must fail to compile, or tsc
+ * reports the directive as unused.
+ */
+import type { BookSummary, HomeData, ShelfEntry } from '@readlib/contracts';
+import { expectTypeOf } from 'vitest';
+import {
+  type AdminClient,
+  type ApiErrorKind,
+  type BookPage,
+  createReaderClient,
+  type ReaderClient,
+} from '../src/index.js';
+
+export async function readerCalls(reader: ReaderClient): Promise<void> {
+  expectTypeOf(await reader.getHome({ openId: 'o' })).toEqualTypeOf<HomeData>();
+  expectTypeOf(await reader.getShelf({ openId: 'o' })).toEqualTypeOf<ShelfEntry[]>();
+  expectTypeOf(await reader.searchList({ author: 'a' })).toEqualTypeOf<BookSummary[]>();
+  expectTypeOf(await reader.saveRank({ fileName: 'f', openId: 'o', rank: 3 })).toEqualTypeOf<void>();
+  expectTypeOf(await reader.saveShelf({ openId: 'o', fileName: 'f' })).toEqualTypeOf<void>();
+
+  // @ts-expect-error a wrong parameter name (fileNme)
+  await reader.getBookDetail({ fileNme: 'f' });
+  // @ts-expect-error an unknown extra parameter
+  await reader.getBookDetail({ fileName: 'f', openid: 'o' });
+  // @ts-expect-error a wrong parameter type (rank is a number)
+  await reader.saveRank({ fileName: 'f', openId: 'o', rank: '3' });
+  // @ts-expect-error a required parameter missing (openId)
+  await reader.getHome({});
+  // @ts-expect-error the shelf takes {openId, fileName}, not the encoded string
+  await reader.saveShelf({ shelf: '{"openId":"o","fileName":"f"}' });
+  // @ts-expect-error gender is an integer, not a string
+  await reader.registerUser({ openId: 'o', gender: 'male' });
+  // @ts-expect-error no such method: method names are the routes' operationIds
+  await reader.getBook({ fileName: 'f' });
+}
+
+export async function adminCalls(admin: AdminClient): Promise<void> {
+  const page = await admin.listBooks({ page: 1, sort: '-id' });
+  expectTypeOf(page).toEqualTypeOf<BookPage>();
+  expectTypeOf(page.data[0]!.fileName).toEqualTypeOf<string>();
+  expectTypeOf(page.total).toEqualTypeOf<number>();
+  expectTypeOf(await admin.deleteBook({ fileName: 'f' })).toEqualTypeOf<void>();
+  await admin.uploadBook(new Uint8Array(8), 'a.epub');
+  await admin.uploadBook(new Blob([]));
+
+  // @ts-expect-error login takes username and password, not an object
+  await admin.login({ username: 'u', password: 'p' });
+  // @ts-expect-error a wrong body field name (titel)
+  await admin.updateBook({ fileName: 'f', titel: 'x' });
+  // @ts-expect-error pageSize is a number
+  await admin.listBooks({ pageSize: '20' });
+  // @ts-expect-error deleteBook needs fileName
+  await admin.deleteBook({});
+  // @ts-expect-error an upload is bytes or a Blob, not a path
+  await admin.uploadBook('/tmp/book.epub');
+  // @ts-expect-error days is a number
+  await admin.getScreenData({ days: '7' });
+}
+
+export function errorKinds(kind: ApiErrorKind): void {
+  // @ts-expect-error not a kind of the catalogue
+  const wrong: ApiErrorKind = 'forbidden';
+  void [kind, wrong, createReaderClient];
+}

@@ -1,0 +1,35 @@
+import { errorCatalogue, errorKinds } from '@readlib/contracts';
+import { describe, expect, it } from 'vitest';
+import { sdkErrorCatalogue } from '../src/error-catalogue.js';
+import { ApiError, errorKindOf, isApiError } from '../src/index.js';
+
+describe("the SDK's copy of the error catalogue", () => {
+  it('equals the contracts catalogue, row for row and in table order', () => {
+    expect(sdkErrorCatalogue).toEqual(errorCatalogue);
+    expect(Object.keys(sdkErrorCatalogue)).toEqual([...errorKinds]);
+  });
+
+  it('maps status and code to a kind per family; a class without a code answers -1', () => {
+    expect(errorKindOf('reader', 400, 2)).toBe('invalid');
+    expect(errorKindOf('reader', 404, 4)).toBe('unregistered');
+    expect(errorKindOf('reader', 413, -1)).toBe('too_large');
+    expect(errorKindOf('admin', 401, -2)).toBe('unauthorized');
+    expect(errorKindOf('admin', 401, -1)).toBe('login_refused');
+    // admin 400 / -1 is both `failure` and `invalid` in decisions.md §2: the first row wins
+    expect(errorKindOf('admin', 400, -1)).toBe('failure');
+    expect(errorKindOf('admin', 502, -1)).toBe('upstream');
+    expect(errorKindOf('reader', 418, 0)).toBeUndefined();
+  });
+
+  it('isApiError recognises errors from another copy of the SDK by shape', () => {
+    const own = new ApiError({ family: 'admin', status: 401, code: -2, msg: 'no', kind: 'unauthorized' });
+    const foreign = Object.assign(new Error('x'), { name: 'ApiError', kind: 'network' });
+    expect([isApiError(own), isApiError(foreign), isApiError(new Error('x')), isApiError('x')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(own.message).toBe('no (HTTP 401, code -2, unauthorized)');
+  });
+});

@@ -1,0 +1,65 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReaderClient, type FetchLike } from '../src/index.js';
+import { queryString } from '../src/transport.js';
+import { type Services, startServices } from './helpers.js';
+
+/**
+ * A fetch-like function as a mini-program adapter would write it over its own request API: no
+ * Response or Headers classes, only the members FetchLike names. Here it sits on node:http.
+ */
+function miniProgramFetch(seen: string[]): FetchLike {
+  return (url, init) =>
+    new Promise((resolve, reject) => {
+      seen.push(url);
+      const req = request(url, { method: init.method, headers: init.headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: { get: (name) => (res.headers[name.toLowerCase()] as string | undefined) ?? null },
+            json: async () => JSON.parse(text),
+            text: async () => text,
+          }),
+        );
+      });
+      req.on('error', reject);
+      if (typeof init.body === 'string') req.write(init.body);
+      req.end();
+    });
+}
+
+describe('a minimal FetchLike (mini-program runtimes)', () => {
+  let s: Services;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    s = await startServices();
+  });
+  afterAll(async () => s.close());
+
+  it('carries JSON bodies, queries, the shelf parameter and errors', async () => {
+    const reader = createReaderClient({ baseUrl: s.readerUrl, fetch: miniProgramFetch(seen) });
+    await reader.registerUser({ openId: 'mini 读者', nickName: '读者' });
+    expect(await reader.getUserDay({ openId: 'mini 读者' })).toEqual({ day: 1 });
+    const err = await reader.saveShelf({ openId: 'mini 读者', fileName: 'no-such-book' }).catch((e) => e);
+    expect([err.status, err.code, err.kind]).toEqual([404, 1, 'not_found']);
+    expect(err.requestId).toMatch(/.+/);
+    const shelf = JSON.stringify({ openId: 'mini 读者', fileName: 'no-such-book' });
+    expect(seen.at(-1)).toBe(`${s.readerUrl}/book/shelf/save?shelf=${encodeURIComponent(shelf)}`);
+  });
+});
+
+describe('query strings', () => {
+  it('leave out undefined values and encode the rest with encodeURIComponent', () => {
+    expect(queryString({ keyword: '红 楼', openId: undefined, page: 2 })).toBe(
+      '?keyword=%E7%BA%A2%20%E6%A5%BC&page=2',
+    );
+    expect(queryString({ sort: '+title' })).toBe('?sort=%2Btitle');
+    expect(queryString({})).toBe('');
+    expect(queryString(undefined)).toBe('');
+  });
+});
