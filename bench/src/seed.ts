@@ -1,6 +1,6 @@
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { bookGrams, DEFAULT_CATEGORIES } from '@readlib/data';
+import { bookGrams, createDb, DEFAULT_CATEGORIES, rebuildActivityStats } from '@readlib/data';
 import {
   CITIES,
   makeBookFactory,
@@ -11,7 +11,7 @@ import {
   skewedBook,
   userNick,
 } from './lib/index.js';
-import { openSink } from './lib/sink.js';
+import { dbConfigOf, openSink } from './lib/sink.js';
 
 /**
  * pnpm bench:seed --books N [--db <sqlite file | postgres url>] [--activity 1]
@@ -31,7 +31,7 @@ const { values } = parseArgs({
 });
 const n = Number(values.books);
 const activity = Number(values.activity);
-const db = values.db ?? `bench/.data/books-${n}.db`;
+const db = values.db ?? `.data/books-${n}.db`;
 const DAY = 86_400_000;
 const now = values.now ? Number(values.now) : Date.now();
 
@@ -211,6 +211,13 @@ function* searches(): Iterable<Row> {
 lap('search_log', await sink.insert('search_log', ['keyword', 'open_id', 'created_at:bigint'], searches()));
 await sink.finish();
 lap('analyze');
+// hot lists and the well-rated pool read maintained counts: rebuild them from the logs just written
+{
+  const h = createDb(dbConfigOf(db));
+  await rebuildActivityStats(h.db, now - 30 * DAY);
+  await h.destroy();
+  lap('activity stats');
+}
 
 export function keywordFrom(r: () => number, text: string): string {
   const chars = Array.from(text);

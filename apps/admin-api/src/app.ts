@@ -1,11 +1,13 @@
-import type { AppConfig } from '@readlib/config';
-import type { Database } from '@readlib/data';
+import { CATALOG_CACHE_PREFIX, type Cache } from '@readlib/catalog';
+import { type AppConfig, ConfigError } from '@readlib/config';
+import { type Database, poolStats } from '@readlib/data';
 import { FileStore } from '@readlib/epub';
 import { type App, createBaseApp } from '@readlib/http';
 import { type Kysely, sql } from 'kysely';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { contextPlugin } from './plugins/context.plugin.js';
 import { loginLimitPlugin } from './plugins/login-limit.plugin.js';
+import { adminMetricsPlugin } from './plugins/metrics.plugin.js';
 import { uploadPlugin } from './plugins/upload.plugin.js';
 import { bookRoutes } from './routes/book/index.js';
 import { screenRoutes } from './routes/screen/index.js';
@@ -19,10 +21,20 @@ export interface AdminDeps {
   logger?: false;
   /** epoch milliseconds (tests move it: upload expiry, screen days, login windows) */
   now?: () => number;
+  /** hot lists and counts; default: RedisCache with REDIS_URL, else MemoryCache (the caller closes a given one) */
+  cache?: Cache;
 }
+
+const CATALOG_WRITES = new Set(['/book/create', '/book/update', '/book/delete']);
 
 /** The administration API (spec §4.11, §4.12; decisions.md §4, §5) on the shared base app. */
 export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App> {
+  if (config.redisUrl && config.jwt.generatedSecret) {
+    // each replica would sign with its own random secret: tokens would work on one replica only
+    throw new ConfigError(
+      'JWT_SECRET (at least 32 characters) is required when REDIS_URL is set: replicas must share one token secret',
+    );
+  }
   const app = await createBaseApp({
     config,
     family: 'admin',
@@ -39,13 +51,27 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
       await sql`select 1`.execute(deps.db);
       return true;
     },
+    cache: deps.cache,
+    poolStats: () => poolStats(deps.db),
   });
   const now = deps.now ?? Date.now;
   const store = deps.store ?? new FileStore(config.storageDir);
+  await app.register(adminMetricsPlugin);
   await app.register(contextPlugin, { config, db: deps.db, store, now });
   await app.register(authPlugin, { config });
   await app.register(uploadPlugin, { config });
-  await app.register(loginLimitPlugin, { perMinute: config.rateLimit.loginPerMinute, now });
+  await app.register(loginLimitPlugin, {
+    perMinute: config.rateLimit.loginPerMinute,
+    now,
+    redis: app.redis,
+    prefix: config.redisKeyPrefix,
+  });
+  // book writes change derived catalogue data (category counts and covers) that readers cache
+  app.addHook('onSend', async (req, reply) => {
+    if (reply.statusCode < 400 && CATALOG_WRITES.has(req.routeOptions.url ?? '')) {
+      await app.cache.invalidate(CATALOG_CACHE_PREFIX);
+    }
+  });
   await app.register(userRoutes);
   await app.register(bookRoutes);
   await app.register(screenRoutes);

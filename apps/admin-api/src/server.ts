@@ -1,28 +1,42 @@
 import { loadConfig } from '@readlib/config';
-import { createDb, migrateToLatest } from '@readlib/data';
-import { operatorNotice, startAdminServer } from './start.js';
+import { assertSchemaCurrent, createDb } from '@readlib/data';
+import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 
-// `tsx src/server.ts`: the admin API alone, on its own database handle.
-const config = loadConfig();
-const handle = createDb(config.database);
-await migrateToLatest(handle.db);
-const server = await startAdminServer(config, { db: handle.db });
-const notice = operatorNotice(server.firstOperator, server.url);
-if (notice) console.log(notice);
-
-let closing = false;
-const shutdown = async (signal: string) => {
-  if (closing) return;
-  closing = true;
-  server.app.log.info({ signal }, 'closing');
+// `tsx src/server.ts`: the admin API alone, on its own database handle. Like the reader, it never
+// migrates (`pnpm cli migrate` does, once) and refuses a schema older or newer than its build.
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const handle = createDb(config.database, { poolSize: config.databasePoolSize });
+  let server: AdminServer;
   try {
-    await server.close();
-    await handle.destroy();
-    process.exit(0);
+    await assertSchemaCurrent(handle.db);
+    server = await startAdminServer(config, { db: handle.db });
   } catch (err) {
-    server.app.log.error({ err }, 'close failed');
-    process.exit(1);
+    await handle.destroy();
+    throw err;
   }
-};
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+  const notice = operatorNotice(server.firstOperator, server.url);
+  if (notice) console.log(notice);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    server.app.log.info({ signal }, 'closing');
+    try {
+      await server.close();
+      await handle.destroy();
+      process.exit(0);
+    } catch (err) {
+      server.app.log.error({ err }, 'close failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+serve().catch((err: Error) => {
+  console.error(`admin-api: cannot start: ${err.message}`);
+  process.exit(1);
+});

@@ -15,7 +15,7 @@ export interface Runtime {
 export async function openRuntime(env: Record<string, string | undefined> = process.env): Promise<Runtime> {
   const config = loadConfig(env);
   mkdirSync(config.storageDir, { recursive: true });
-  const handle = createDb(config.database);
+  const handle = createDb(config.database, { poolSize: config.databasePoolSize });
   await migrateToLatest(handle.db);
   const store = new FileStore(config.storageDir);
   await store.cleanTemp();

@@ -1,6 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import {
   countBooks,
   createDb,
@@ -15,6 +18,36 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupSqlite, restoreSqlite } from '../src/commands/backup.command.js';
 import { collectEpubs, importAll } from '../src/commands/import.command.js';
 import { REAL_EPUB_DIR } from '../src/demo/demo-catalogue.js';
+
+const dataDir = fileURLToPath(new URL('../../../packages/data/', import.meta.url));
+const driver = createRequire(join(dataDir, 'package.json')).resolve('better-sqlite3');
+
+function startWriter(file: string): { stop(): Promise<number> } {
+  const stop = new SharedArrayBuffer(4);
+  const worker = new Worker(
+    `const { workerData, parentPort } = require('node:worker_threads');
+     const Database = require(workerData.driver);
+     const db = new Database(workerData.file);
+     db.pragma('busy_timeout = 5000');
+     const insert = db.prepare('insert into search_log (keyword, open_id, created_at) values (?, null, ?)');
+     const flag = new Int32Array(workerData.stop);
+     let n = 0;
+     while (Atomics.load(flag, 0) === 0) { insert.run('k' + n, Date.now()); n++; Atomics.wait(flag, 0, 0, 1); }
+     db.close();
+     parentPort.postMessage(n);`,
+    { eval: true, workerData: { driver, file, stop } },
+  );
+  const done = new Promise<number>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    stop: async () => {
+      Atomics.store(new Int32Array(stop), 0, 1);
+      return done;
+    },
+  };
+}
 
 describe('backup and restore (issue: scale-out and operations §4)', () => {
   let dir: string;
@@ -33,25 +66,12 @@ describe('backup and restore (issue: scale-out and operations §4)', () => {
     const reader = await upsertUser(live.db, { openId: 'r1', platform: 'wx' });
     const book = await live.db.selectFrom('books').select('id').executeTakeFirstOrThrow();
 
-    // a second connection keeps writing while the snapshot is taken, as a serving process would
-    const writer = createDb({ dialect: 'sqlite', file: dbFile });
-    let writes = 0;
-    let stop = false;
-    const writing = (async () => {
-      while (!stop) {
-        await writer.db
-          .insertInto('search_log')
-          .values({ keyword: `k${writes}`, open_id: null, created_at: Date.now() })
-          .execute();
-        writes += 1;
-        await new Promise((r) => setImmediate(r));
-      }
-    })();
+    // another process keeps writing while the snapshot is taken, as a serving service would: a worker
+    // thread with its own connection, so its waits on the write lock never block this event loop
+    const writer = startWriter(dbFile);
     await saveRating(live.db, reader.id, book.id, 4);
     const manifest = await backupSqlite(live.db, storeRoot, join(dir, 'backup'));
-    stop = true;
-    await writing;
-    await writer.destroy();
+    const writes = await writer.stop();
     expect(writes).toBeGreaterThan(0);
     expect(manifest).toMatchObject({ books: imported.added, uploads: 0, missing: [] });
     expect(manifest.files).toBeGreaterThan(imported.added * 3);

@@ -1,6 +1,6 @@
-import { PublicUrls, type ReaderContext } from '@readlib/catalog';
+import { type Cache, PublicUrls, type ReaderContext } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
-import type { Database } from '@readlib/data';
+import { type Database, poolStats } from '@readlib/data';
 import { type App, createBaseApp } from '@readlib/http';
 import { type Kysely, sql } from 'kysely';
 import type { FetchLike } from './platforms/upstream.js';
@@ -21,6 +21,8 @@ export interface ReaderDeps {
   fetch?: FetchLike;
   /** epoch milliseconds (tests move it to count days and age views) */
   now?: () => number;
+  /** hot lists and counts; default: RedisCache with REDIS_URL, else MemoryCache (the caller closes a given one) */
+  cache?: Cache;
 }
 
 /** The reader API (spec §4.1-§4.10) on the shared base app: envelopes, limits, OpenAPI, health. */
@@ -39,11 +41,14 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
       await sql`select 1`.execute(deps.db);
       return true;
     },
+    cache: deps.cache,
+    poolStats: () => poolStats(deps.db),
   });
   const ctx: ReaderContext = {
     db: deps.db,
     urls: new PublicUrls(config.publicBaseUrl),
     now: deps.now ?? Date.now,
+    cache: app.cache,
   };
   const opts: RouteOptions = { ctx, config, fetch: deps.fetch ?? globalThis.fetch };
   for (const routes of [homeRoutes, searchRoutes, bookRoutes, shelfRoutes, userRoutes, openIdRoutes]) {

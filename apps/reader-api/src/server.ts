@@ -1,23 +1,37 @@
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from '@readlib/config';
-import { createDb, migrateToLatest } from '@readlib/data';
+import { assertSchemaCurrent, createDb } from '@readlib/data';
 import { startReaderServer } from './index.js';
 
-// Runs the reader API alone: `tsx src/server.ts`.
-const config = loadConfig();
-mkdirSync(config.storageDir, { recursive: true });
-const handle = createDb(config.database);
-await migrateToLatest(handle.db);
-const app = await startReaderServer(config, { db: handle.db });
+// Runs the reader API alone: `tsx src/server.ts`. A replica never migrates: `pnpm cli migrate` runs once
+// before replicas roll, and a replica refuses a schema older or newer than its build (it could corrupt data).
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  mkdirSync(config.storageDir, { recursive: true });
+  const handle = createDb(config.database, { poolSize: config.databasePoolSize });
+  let app: Awaited<ReturnType<typeof startReaderServer>>;
+  try {
+    await assertSchemaCurrent(handle.db);
+    app = await startReaderServer(config, { db: handle.db });
+  } catch (err) {
+    await handle.destroy();
+    throw err;
+  }
 
-let closing = false;
-async function shutdown(signal: string): Promise<void> {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'closing');
-  // in-flight requests finish before the database goes away
-  await app.close();
-  await handle.destroy();
-  process.exit(0);
+  let closing = false;
+  async function shutdown(signal: string): Promise<void> {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'closing');
+    // in-flight requests finish before the database goes away
+    await app.close();
+    await handle.destroy();
+    process.exit(0);
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
 }
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
+
+serve().catch((err: Error) => {
+  console.error(`reader-api: cannot start: ${err.message}`);
+  process.exit(1);
+});

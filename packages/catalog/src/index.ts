@@ -1,6 +1,7 @@
 export * from './admin/index.js';
 export * from './book.mapper.js';
 export * from './cache/cache.js';
+export { RedisCache, type RedisCacheOptions } from './cache/redis-cache.js';
 export * from './errors.js';
 export * from './paging.js';
 export * from './reader/index.js';

@@ -7,12 +7,20 @@ export interface AppConfig {
   adminPort: number;
   logLevel: string;
   database: DatabaseConfig;
+  /** PostgreSQL connections per process */
+  databasePoolSize: number;
   storageDir: string;
   /** without trailing slash */
   publicBaseUrl: string;
   jwt: { secret: string; generatedSecret: boolean; expiresIn: string };
   firstOperator: { username: string; password: string | undefined } | undefined;
   redisUrl: string | undefined;
+  /** prefix of every Redis key (rate limits, login counters, cache) */
+  redisKeyPrefix: string;
+  /** Fastify's trustProxy: which hops may set X-Forwarded-For (false without a proxy) */
+  trustProxy: boolean | number | string[];
+  /** required as a Bearer token on GET /metrics when set */
+  metricsToken: string | undefined;
   corsOrigin: true | string[];
   rateLimit: { perMinute: number; loginPerMinute: number };
   platforms: {

@@ -18,6 +18,12 @@ export const EnvSchema = Type.Object({
     minLength: 1,
     description: 'postgres://... for PostgreSQL, otherwise the path of the SQLite file',
   }),
+  DATABASE_POOL_SIZE: Type.Integer({
+    default: 10,
+    minimum: 1,
+    maximum: 1000,
+    description: 'PostgreSQL connections per process (replicas x this must fit max_connections)',
+  }),
   STORAGE_DIR: Type.String({ default: './data/storage', minLength: 1 }),
   PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000', pattern: '^https?://' }),
   LOG_LEVEL: Type.Union(
@@ -29,6 +35,19 @@ export const EnvSchema = Type.Object({
   ADMIN_USERNAME: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  REDIS_KEY_PREFIX: Type.String({
+    default: 'readlib:',
+    maxLength: 64,
+    description: 'prefix of every Redis key, so deployments (or test runs) can share one Redis',
+  }),
+  TRUST_PROXY: Type.String({
+    default: '',
+    description: "'' (no proxy), 'true', a hop count, or comma-separated proxy addresses/CIDRs",
+  }),
+  METRICS_TOKEN: Type.String({
+    default: '',
+    description: "Bearer token for GET /metrics; '' leaves it open",
+  }),
   CORS_ORIGIN: Type.String({ default: '*', description: "comma-separated origins, '*' for any" }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 1200, minimum: 1 }),
   LOGIN_ATTEMPTS_PER_MINUTE: Type.Integer({ default: 10, minimum: 1 }),

@@ -45,6 +45,7 @@ export function loadConfig(
     database: isPostgres
       ? { dialect: 'postgres', url: raw.DATABASE_URL }
       : { dialect: 'sqlite', file: raw.DATABASE_URL === ':memory:' ? ':memory:' : resolve(raw.DATABASE_URL) },
+    databasePoolSize: raw.DATABASE_POOL_SIZE,
     storageDir: resolve(raw.STORAGE_DIR),
     publicBaseUrl: raw.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     jwt: {
@@ -56,6 +57,9 @@ export function loadConfig(
       ? { username: raw.ADMIN_USERNAME, password: raw.ADMIN_PASSWORD }
       : undefined,
     redisUrl: raw.REDIS_URL,
+    redisKeyPrefix: raw.REDIS_KEY_PREFIX,
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+    metricsToken: raw.METRICS_TOKEN || undefined,
     corsOrigin:
       raw.CORS_ORIGIN === '*'
         ? true
@@ -96,8 +100,19 @@ function validate(env: Record<string, string | undefined>, dotenv: boolean) {
   return Value.Parse(EnvSchema, parsed);
 }
 
+function parseTrustProxy(value: string): boolean | number | string[] {
+  const v = value.trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^[0-9]+$/.test(v)) return Number(v);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 function parseAlipayKeys(value: string): Record<string, { privateKeyFile: string; publicKeyFile: string }> {
-  const out: Record<string, { privateKeyFile: string; publicKeyFile: string }> = {};
+  const out: Record<string, { privateKeyFile: string; publicKeyFile: string }> = Object.create(null);
   for (const [appId, files] of Object.entries(parsePairs(value, 'ALIPAY_APP_KEYS'))) {
     const [privateKeyFile, publicKeyFile] = files.split(':');
     if (!privateKeyFile || !publicKeyFile) {

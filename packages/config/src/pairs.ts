@@ -1,6 +1,7 @@
 /** Parses `a=1,b=2` lists used for per-appId settings; a malformed item is a start-up error, not a silent skip. */
 export function parsePairs(value: string, name: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  // no prototype: a client-sent appId such as "constructor" or "__proto__" must find nothing here
+  const out: Record<string, string> = Object.create(null);
   for (const item of value
     .split(',')
     .map((s) => s.trim())

@@ -7,13 +7,18 @@ export const Health = Type.Object(
 );
 export type Health = Static<typeof Health>;
 
-/** GET /readyz: the database is reachable (decisions.md §1), outside the envelopes. */
+/** GET /readyz: the database (and Redis, when configured) is reachable (decisions.md §1), outside the envelopes. */
 export const Ready = Type.Object(
   {
     status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')], {
       description: '"ok" when ready (HTTP 200), "unavailable" otherwise (HTTP 503).',
     }),
     database: Type.Boolean({ description: 'Whether the database answered.' }),
+    redis: Type.Optional(
+      Type.Boolean({
+        description: 'Whether Redis answered; present only when the service uses Redis (REDIS_URL).',
+      }),
+    ),
   },
   { $id: 'Ready', description: 'Readiness (decisions.md §1).' },
 );

@@ -5,6 +5,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
+import { trackPool } from './pool-stats.js';
+import { withStatementCache } from './sqlite-statements.js';
 
 export type DbConfig =
   | { dialect: 'sqlite'; file: string }
@@ -38,6 +40,12 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       ...(config.searchPath ? { options: `-c search_path=${config.searchPath}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    trackPool(db, () => ({
+      dialect: 'postgres',
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }));
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }
   if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
@@ -47,6 +55,10 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // reads of a large catalogue: a 64 MiB page cache and memory-mapped I/O instead of read() calls
+  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('mmap_size = 268435456');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  trackPool(db, () => ({ dialect: 'sqlite', total: sqlite.open ? 1 : 0 }));
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
 }

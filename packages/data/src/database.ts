@@ -133,6 +133,29 @@ export interface CountersTable {
   value: number;
 }
 
+/** Activity per book, kept in step by recordView / saveRating (migration 2026-11-22T1200). */
+export interface BookStatsTable {
+  book_id: number;
+  views_total: Generated<number>;
+  /** views at or after stat_cuts['views'] */
+  views_recent: Generated<number>;
+  rating_num: Generated<number>;
+  rating_sum: Generated<number>;
+  rating_avg: Generated<number>;
+}
+
+/** Searches per keyword at or after stat_cuts['searches'], kept in step by logSearch. */
+export interface SearchStatsTable {
+  keyword: string;
+  recent: Generated<number>;
+}
+
+/** Where the `*_recent` counts start: events before `upto` have been subtracted. */
+export interface StatCutsTable {
+  name: string;
+  upto: Millis;
+}
+
 export interface Database {
   categories: CategoriesTable;
   counters: CountersTable;
@@ -146,6 +169,9 @@ export interface Database {
   search_log: SearchLogTable;
   operators: OperatorsTable;
   uploads: UploadsTable;
+  book_stats: BookStatsTable;
+  search_stats: SearchStatsTable;
+  stat_cuts: StatCutsTable;
 }
 
 export type Category = Selectable<CategoriesTable>;

@@ -4,13 +4,30 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppError } from '@readlib/catalog';
+import { AppError, type Cache } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 import { contractSchemas, Health, Ready, ref } from '@readlib/contracts';
+import type { PoolStats } from '@readlib/data';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Family } from './envelope.js';
-import { installErrorHandling } from './error-handler.js';
+import { frameworkErrors, installErrorHandling } from './error-handler.js';
+import { installGracefulClose } from './graceful-close.js';
+import { installInputGuard } from './input-guard.js';
+import { requestSerializer } from './log-redaction.js';
+import { registerMetrics } from './metrics.plugin.js';
 import { type OpenApiInfo, registerOpenApi } from './openapi.plugin.js';
+import { redisAnswers } from './redis.js';
+import { openSharedState } from './redis-state.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the shared Redis connection (REDIS_URL), undefined on a single replica */
+    redis: Redis | undefined;
+    /** RedisCache with REDIS_URL, else MemoryCache (or what BaseAppOptions.cache supplied) */
+    cache: Cache;
+  }
+}
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -29,6 +46,14 @@ export interface BaseAppOptions {
   bodyLimit?: number;
   /** a pino logger to reuse (tests pass false to silence) */
   logger?: boolean | FastifyBaseLogger;
+  /** where log lines go (default stdout); tests read request ids from it */
+  logStream?: { write(line: string): void };
+  /** a Redis connection to borrow instead of opening one from REDIS_URL (the caller closes it) */
+  redis?: Redis;
+  /** a cache to use instead of the default for the configuration (the caller closes it) */
+  cache?: Cache;
+  /** the database pool, for the /metrics gauges */
+  poolStats?: () => PoolStats | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -39,16 +64,19 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   const { config, family } = opts;
+  const trust = config.trustProxy;
   const app = Fastify({
     logger:
       opts.logger === false
         ? false
         : {
             level: config.logLevel,
+            serializers: { req: requestSerializer },
             redact: {
               paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password'],
               censor: '[redacted]',
             },
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
           },
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     // a well-formed x-request-id from the proxy is kept so logs line up across tiers
@@ -59,12 +87,28 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     ajv: {
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false },
     },
+    // a URL Fastify cannot decode is answered in the family's envelope too (decisions.md §2)
+    frameworkErrors: frameworkErrors(family),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // behind a proxy (TRUST_PROXY), req.ip is the client's, so rate limits count clients
+    trustProxy: typeof trust === 'number' ? (_addr: string, hop: number) => hop < trust : trust,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const shared = await openSharedState(
+    config,
+    { redis: opts.redis, cache: opts.cache, name: `readlib-${family}` },
+    app.log,
+  );
+  app.decorate('redis', shared.redis);
+  app.decorate('cache', shared.cache);
+  app.addHook('onClose', shared.close);
+  const { redis } = shared;
 
   for (const schema of contractSchemas) app.addSchema(schema);
   installErrorHandling(app, family);
+  installInputGuard(app);
+  installGracefulClose(app);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -80,6 +124,8 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     max: config.rateLimit.perMinute,
     timeWindow: '1 minute',
     allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+    // counters shared by every replica; while Redis is away requests pass uncounted rather than fail
+    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:${family}:`, skipOnError: true } : {}),
     errorResponseBuilder: (_req, ctx) =>
       Object.assign(
         new AppError('rate_limited', `too many requests, retry in ${Math.ceil(ctx.ttl / 1000)} s`),
@@ -90,11 +136,12 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
       ),
   });
   await registerOpenApi(app, opts.openapi);
+  registerMetrics(app, { token: config.metricsToken, poolStats: opts.poolStats, redis });
 
   app.get(
     '/healthz',
     {
-      schema: { operationId: 'health', tags: ['health'], response: { 200: ref(Health) } },
+      schema: { operationId: 'health', tags: ['health'], security: [], response: { 200: ref(Health) } },
       config: { rateLimit: false },
     },
     async () => ({ status: 'ok' as const }),
@@ -102,13 +149,37 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   app.get(
     '/readyz',
     {
-      schema: { operationId: 'ready', tags: ['health'], response: { 200: ref(Ready), 503: ref(Ready) } },
+      schema: {
+        operationId: 'ready',
+        tags: ['health'],
+        security: [],
+        response: { 200: ref(Ready), 503: ref(Ready) },
+      },
       config: { rateLimit: false },
     },
     async (_req, reply) => {
-      const up = await opts.ready().catch(() => false);
-      return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable', database: up });
+      const [database, redisUp] = await Promise.all([
+        within(opts.ready(), 2000),
+        redis ? redisAnswers(redis) : undefined,
+      ]);
+      const up = database && redisUp !== false;
+      return reply
+        .code(up ? 200 : 503)
+        .send({ status: up ? 'ok' : 'unavailable', database, ...(redis ? { redis: redisUp } : {}) });
     },
   );
   return app;
+}
+
+/** A readiness check that hangs (a database behind a dropped network) counts as a failure. */
+async function within(check: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([check.catch(() => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

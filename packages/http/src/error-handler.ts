@@ -1,6 +1,6 @@
 import { AppError } from '@readlib/catalog';
 import type { ErrorKind } from '@readlib/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Family, failure } from './envelope.js';
 
 const BY_STATUS: Record<number, ErrorKind> = {
@@ -23,6 +23,18 @@ export function classify(err: FastifyError | AppError | Error): { kind: ErrorKin
   const status = fe.statusCode ?? 500;
   if (status >= 500) return { kind: 'internal', msg: 'internal error' };
   return { kind: BY_STATUS[status] ?? 'failure', msg: fe.message || 'request failed' };
+}
+
+/**
+ * Errors Fastify raises before routing (a path that is not valid percent-encoding / UTF-8, e.g.
+ * `/res/%c0%ae%c0%ae/`) bypass the error handler; found by tests/reliability answering Fastify's own
+ * `{error, code, message, statusCode}`. Passed as the `frameworkErrors` option: the same envelope.
+ */
+export function frameworkErrors(family: Family) {
+  return (_err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void => {
+    const { status, body } = failure(family, 'invalid', 'invalid URL: not valid percent-encoded UTF-8');
+    void reply.code(status).send(body);
+  };
 }
 
 /** One root error handler and one not-found handler, both speaking the family's envelope. */

@@ -1,5 +1,15 @@
 export { type App, type BaseAppOptions, createBaseApp } from './create-base-app.js';
 export { type Family, failure, success } from './envelope.js';
 export { classify } from './error-handler.js';
+export { type MetricsOptions, registerMetrics } from './metrics.plugin.js';
 export type { OpenApiInfo } from './openapi.plugin.js';
+export {
+  closeRedis,
+  connectRedis,
+  RedisUnavailableError,
+  redactRedisUrl,
+  redisAnswers,
+  watchRedis,
+} from './redis.js';
+export { openSharedState, type SharedState } from './redis-state.js';
 export { errorResponses } from './responses.js';

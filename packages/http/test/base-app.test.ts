@@ -97,6 +97,9 @@ describe('decisions.md §1: health, readiness, docs', () => {
     expect(doc.openapi).toMatch(/^3\.1/);
     expect(doc.components.schemas.BookSummary.properties.fileName).toBeDefined();
     expect(doc.paths['/thing'].get.operationId).toBe('thing');
+    // health and readiness are public even where a bearer scheme applies globally
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    expect(doc.paths['/readyz'].get.security).toEqual([]);
     expect((await app.inject('/docs/')).statusCode).toBe(200);
   });
 

@@ -15,7 +15,8 @@ export async function resolveCategory(
 ): Promise<number | undefined> {
   if (input.category !== undefined && input.category !== '') {
     const id = Number(input.category);
-    if (!Number.isInteger(id) || !(await findCategoryById(db, id)))
+    // ids are 32-bit integers; a larger number would reach PostgreSQL's int4 and fail there as a 500
+    if (!Number.isInteger(id) || id < 0 || id > 2_147_483_647 || !(await findCategoryById(db, id)))
       throw invalid(`category ${input.category} does not exist`);
     return id;
   }

@@ -2,6 +2,7 @@
  * Cached values are derived data (hot lists, category counts, pools). Every write that can change one
  * calls `invalidate` with the key prefix it affects; a shared implementation (Redis) also tells every
  * other replica. TTLs bound staleness for what no write invalidates (time windows moving on).
+ * Values must be plain JSON data (no Date, Map, undefined inside arrays): RedisCache stores them serialised.
  */
 export interface Cache {
   /** the value under `key`, computed by `compute` and kept for `ttlMs` when absent or expired */

@@ -13,16 +13,21 @@ import {
   countShelf,
   findBooksByIds,
   findUserByOpenId,
+  hotKeywordsFromStats,
   listShelf,
   randomBooks,
   shelfBookIds,
   topKeywords,
-  topViewedBookIds,
   userCategoryAffinity,
 } from '@readlib/data';
 import { toBookSummary, toCategoryItem, toHotSearchItem } from '../book.mapper.js';
-import { booksTopped, hotIds, wellRatedIds } from './pools.js';
-import { HOT_WINDOW_MS, type ReaderContext } from './reader-context.js';
+import { booksTopped, hotIds, wellRatedIds, windowViewed } from './pools.js';
+import {
+  CATALOG_CACHE_PREFIX,
+  CATALOG_CACHE_TTL_MS,
+  HOT_WINDOW_MS,
+  type ReaderContext,
+} from './reader-context.js';
 import { sample } from './sample.js';
 
 /** Sizes of the home sections; the "another batch" endpoints answer the same sizes (they refill a section). */
@@ -91,19 +96,30 @@ export async function hotBookBatch(ctx: ReaderContext): Promise<BookSummary[]> {
   return rows.map((r) => toBookSummary(r, ctx.urls));
 }
 
+/**
+ * Every non-empty category with its count and two covers. Counting scans the (category_id, id) index,
+ * so the list is cached under CATALOG_CACHE_PREFIX, which every book write invalidates.
+ */
 export async function categoryList(ctx: ReaderContext): Promise<CategoryItem[]> {
-  const [counts, covers] = await Promise.all([categoryCounts(ctx.db), categoryCovers(ctx.db)]);
-  return counts.filter((c) => c.num > 0).map((c) => toCategoryItem(c, covers.get(c.id) ?? [], ctx.urls));
+  const compute = async () => {
+    const [counts, covers] = await Promise.all([categoryCounts(ctx.db), categoryCovers(ctx.db)]);
+    return counts.filter((c) => c.num > 0).map((c) => toCategoryItem(c, covers.get(c.id) ?? [], ctx.urls));
+  };
+  return ctx.cache
+    ? ctx.cache.wrap(`${CATALOG_CACHE_PREFIX}categories`, CATALOG_CACHE_TTL_MS, compute)
+    : compute();
 }
 
+/** The most searched keyword of the window, from the maintained per-keyword counts (search_stats). */
 async function topSearch(ctx: ReaderContext): Promise<HotSearch> {
-  const [top] = await topKeywords(ctx.db, ctx.now() - HOT_WINDOW_MS, 1);
+  const since = ctx.now() - HOT_WINDOW_MS;
+  const [top] = (await hotKeywordsFromStats(ctx.db, since, 1)) ?? (await topKeywords(ctx.db, since, 1));
   return top ? { num: top.count, keyword: top.keyword } : { num: 0, keyword: '' };
 }
 
 /** GET /book/hot-search: the 10 most viewed books of the last 30 days, no fill (it is a ranking). */
 export async function hotSearchList(ctx: ReaderContext): Promise<HotSearchItem[]> {
-  const top = await topViewedBookIds(ctx.db, ctx.now() - HOT_WINDOW_MS, HOT_SEARCH_LIST);
+  const top = await windowViewed(ctx, HOT_SEARCH_LIST);
   return (
     await findBooksByIds(
       ctx.db,

@@ -1,4 +1,12 @@
-import { type BookRow, findBooksByIds, randomBooks, topRatedBookIds, topViewedBookIds } from '@readlib/data';
+import {
+  allTimeViewedBookIds,
+  type BookRow,
+  findBooksByIds,
+  hotBookIdsFromStats,
+  randomBooks,
+  topViewedBookIds,
+  wellRatedBookIds,
+} from '@readlib/data';
 import { HOT_WINDOW_MS, type ReaderContext } from './reader-context.js';
 
 /** How many candidates a pool holds before a batch is drawn from it. */
@@ -6,18 +14,27 @@ export const POOL_SIZE = 100;
 
 /** Most viewed books of the last 30 days, then all-time ones when the window has fewer than `want`. */
 export async function hotIds(ctx: ReaderContext, want: number, poolSize = POOL_SIZE): Promise<number[]> {
-  const windowed = await topViewedBookIds(ctx.db, ctx.now() - HOT_WINDOW_MS, poolSize);
+  const windowed = await windowViewed(ctx, poolSize);
   const ids = windowed.map((v) => v.bookId);
   if (ids.length >= want) return ids;
-  const allTime = await topViewedBookIds(ctx.db, 0, poolSize);
+  const allTime = await allTimeViewedBookIds(ctx.db, poolSize);
   return unique([...ids, ...allTime.map((v) => v.bookId)]);
+}
+
+/**
+ * Most viewed books of the last 30 days, read from the maintained per-book counts (book_stats); the
+ * view log is aggregated only when the clock went back before the maintained window.
+ */
+export async function windowViewed(ctx: ReaderContext, limit: number) {
+  const since = ctx.now() - HOT_WINDOW_MS;
+  return (await hotBookIdsFromStats(ctx.db, since, limit)) ?? (await topViewedBookIds(ctx.db, since, limit));
 }
 
 /** Well-rated and popular books: the non-personal recommendation pool. */
 export async function wellRatedIds(ctx: ReaderContext, poolSize = POOL_SIZE): Promise<number[]> {
   const [rated, viewed] = await Promise.all([
-    topRatedBookIds(ctx.db, poolSize),
-    topViewedBookIds(ctx.db, ctx.now() - HOT_WINDOW_MS, poolSize),
+    wellRatedBookIds(ctx.db, poolSize),
+    windowViewed(ctx, poolSize),
   ]);
   return unique([...rated, ...viewed.map((v) => v.bookId)]);
 }

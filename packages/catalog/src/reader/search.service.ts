@@ -5,17 +5,18 @@ import {
   type SearchResult,
 } from '@readlib/contracts';
 import {
+  categoryCounts,
+  categoryIdsMatching,
   logSearch,
   type SearchListFilter,
   searchBooks,
-  searchCategories,
   searchFacet,
   searchList,
 } from '@readlib/data';
 import { toBookSummary } from '../book.mapper.js';
 import { invalid } from '../errors.js';
 import { paging } from '../paging.js';
-import type { ReaderContext } from './reader-context.js';
+import { CATALOG_CACHE_PREFIX, CATALOG_CACHE_TTL_MS, type ReaderContext } from './reader-context.js';
 
 const GROUP_MAX = 10;
 
@@ -34,7 +35,7 @@ export async function search(ctx: ReaderContext, input: SearchInput): Promise<Se
     searchBooks(ctx.db, keyword, paging(input.page, input.pageSize)),
     searchFacet(ctx.db, keyword, 'author', GROUP_MAX),
     searchFacet(ctx.db, keyword, 'publisher', GROUP_MAX),
-    searchCategories(ctx.db, keyword, GROUP_MAX),
+    matchingCategories(ctx, keyword),
     logSearch(ctx.db, keyword, input.openId ?? null, ctx.now()),
   ]);
   return {
@@ -44,6 +45,24 @@ export async function search(ctx: ReaderContext, input: SearchInput): Promise<Se
     publisher: publishers.map((p) => ({ publisher: p.value })),
     book: books.map((b) => toBookSummary(b, ctx.urls)),
   };
+}
+
+/**
+ * Categories whose name contains the keyword, most books first: the names are matched in the database,
+ * the counts come from the per-category counts every book write invalidates (no count per search).
+ */
+async function matchingCategories(ctx: ReaderContext, keyword: string) {
+  const counts = () => categoryCounts(ctx.db);
+  const [ids, all] = await Promise.all([
+    categoryIdsMatching(ctx.db, keyword),
+    ctx.cache ? ctx.cache.wrap(`${CATALOG_CACHE_PREFIX}counts`, CATALOG_CACHE_TTL_MS, counts) : counts(),
+  ]);
+  const wanted = new Set(ids);
+  return all
+    .filter((c) => wanted.has(c.id))
+    .map((c) => ({ id: c.id, name: c.name, n: c.num }))
+    .sort((a, b) => b.n - a.n || a.id - b.id)
+    .slice(0, GROUP_MAX);
 }
 
 /** Filters sent are combined with AND; blank ones count as not sent; none sent is error_code 2. */
@@ -59,7 +78,12 @@ export async function listBooks(ctx: ReaderContext, query: SearchListQuery): Pro
   if (publisher) filter.publisher = publisher;
   if (author) filter.author = author;
   if (category) filter.category = category;
-  if (categoryId) filter.categoryId = Number(categoryId);
+  if (categoryId) {
+    // ids are 32-bit integers: anything else names no category (PostgreSQL would refuse it with a 500)
+    const id = Number(categoryId);
+    if (!Number.isInteger(id) || id < 0 || id > 2_147_483_647) return [];
+    filter.categoryId = id;
+  }
   const rows = await searchList(ctx.db, filter, paging(query.page, query.pageSize));
   return rows.map((r) => toBookSummary(r, ctx.urls));
 }

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './2026-11-22T1000-initial.js';
+import * as activityStats from './2026-11-22T1200-activity-stats.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T1000-initial': initial,
+  '2026-11-22T1200-activity-stats': activityStats,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

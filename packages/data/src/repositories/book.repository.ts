@@ -115,7 +115,14 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
       return undefined;
     }
     // explicit deletes (not only FK cascades) so the outcome does not depend on foreign_keys being on
-    for (const table of ['toc_entries', 'shelf_entries', 'ratings', 'views', 'book_readers'] as const) {
+    for (const table of [
+      'toc_entries',
+      'shelf_entries',
+      'ratings',
+      'views',
+      'book_readers',
+      'book_stats',
+    ] as const) {
       await trx.deleteFrom(table).where('book_id', '=', book.id).execute();
     }
     await trx.deleteFrom('books').where('id', '=', book.id).execute();

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Category, Database } from '../database.js';
 
 export async function findCategoryById(db: Kysely<Database>, id: number): Promise<Category | undefined> {
@@ -45,19 +45,28 @@ export async function categoryCounts(db: Kysely<Database>): Promise<CategoryCoun
   return rows.map((r) => ({ id: r.id, name: r.name, num: Number(r.num) }));
 }
 
-/** Up to `perCategory` cover paths for each category, newest books first, in one query. */
+/**
+ * Up to `perCategory` cover paths for each category, newest books first: one short walk of the
+ * (category_id, id) index per category instead of ranking the whole catalogue.
+ */
 export async function categoryCovers(db: Kysely<Database>, perCategory = 2): Promise<Map<number, string[]>> {
-  const rows = await sql<{ category_id: number; cover_path: string }>`
-    select category_id, cover_path from (
-      select category_id, cover_path,
-             row_number() over (partition by category_id order by id desc) as rn
-      from books where cover_path <> ''
-    ) ranked where rn <= ${perCategory} order by category_id, rn`.execute(db);
+  const categories = await db.selectFrom('categories').select('id').orderBy('id').execute();
+  const lists = await Promise.all(
+    categories.map((c) =>
+      db
+        .selectFrom('books')
+        .select('cover_path')
+        .where('category_id', '=', c.id)
+        .where('cover_path', '<>', '')
+        .orderBy('id', 'desc')
+        .limit(perCategory)
+        .execute(),
+    ),
+  );
   const out = new Map<number, string[]>();
-  for (const r of rows.rows) {
-    const list = out.get(r.category_id) ?? [];
-    list.push(r.cover_path);
-    out.set(r.category_id, list);
-  }
+  categories.forEach((c, i) => {
+    const list = lists[i]!.map((r) => r.cover_path);
+    if (list.length > 0) out.set(c.id, list);
+  });
   return out;
 }

@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { dialectOf } from '../dialect.js';
+import { countBookRating } from './activity-stats.repository.js';
 
-/** A second rating by the same user replaces the first (unique user_id, book_id). */
+/**
+ * A second rating by the same user replaces the first (unique user_id, book_id); the book's rating
+ * count, sum and average follow in the same transaction. It starts with the insert so that SQLite takes
+ * the write lock before the replaced rank is read (PostgreSQL locks that row).
+ */
 export async function saveRating(
   db: Kysely<Database>,
   userId: number,
@@ -9,11 +15,31 @@ export async function saveRating(
   rank: number,
   now = Date.now(),
 ) {
-  await db
-    .insertInto('ratings')
-    .values({ user_id: userId, book_id: bookId, rank, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'book_id']).doUpdateSet({ rank, updated_at: now }))
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('ratings')
+      .values({ user_id: userId, book_id: bookId, rank, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'book_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+      await countBookRating(trx, bookId, rank);
+      return;
+    }
+    let q = trx
+      .selectFrom('ratings')
+      .select('rank')
+      .where('user_id', '=', userId)
+      .where('book_id', '=', bookId);
+    if (dialectOf(trx) === 'postgres') q = q.forUpdate();
+    const previous = (await q.executeTakeFirstOrThrow()).rank;
+    await trx
+      .updateTable('ratings')
+      .set({ rank, updated_at: now })
+      .where('user_id', '=', userId)
+      .where('book_id', '=', bookId)
+      .execute();
+    await countBookRating(trx, bookId, rank, previous);
+  });
 }
 
 export async function ratingStats(

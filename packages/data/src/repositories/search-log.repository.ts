@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { countSearch } from './activity-stats.repository.js';
 
 export async function logSearch(
   db: Kysely<Database>,
@@ -7,7 +8,10 @@ export async function logSearch(
   openId: string | null,
   now = Date.now(),
 ) {
-  await db.insertInto('search_log').values({ keyword, open_id: openId, created_at: now }).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('search_log').values({ keyword, open_id: openId, created_at: now }).execute();
+    await countSearch(trx, keyword, now);
+  });
 }
 
 export interface KeywordCount {

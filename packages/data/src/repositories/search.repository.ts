@@ -2,7 +2,7 @@ import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { type GramField, gramToken, isShortKeyword, normalizeText } from '../search/grams.js';
-import { type BookRow, selectBooks } from './book.repository.js';
+import { type BookRow, findBooksByIds, selectBooks } from './book.repository.js';
 
 export type SearchField = 'title' | 'author' | 'publisher';
 const GRAM: Record<SearchField, GramField> = { title: 't', author: 'a', publisher: 'p' };
@@ -46,13 +46,29 @@ function categoryIdsLike(db: Kysely<Database>, keyword: string) {
     .where(sql<SqlBool>`lower(name) like ${`%${escapeLike(normalizeText(keyword))}%`} escape '\\'`);
 }
 
-function bookMatch(db: Kysely<Database>, keyword: string) {
-  return selectBooks(db).where((eb) =>
-    eb.or([
-      eb('books.id', 'in', matchingIds(db, keyword, ['title', 'author', 'publisher'])),
-      eb('books.category_id', 'in', categoryIdsLike(db, keyword)),
-    ]),
-  );
+/**
+ * Ids of books matching in the given fields, ascending, at most `limit` after `offset`, optionally
+ * without the title matches. SQLite reads the FTS tables directly: their rowid order serves ORDER BY id
+ * and the LIMIT stops the walk early, so a common one-character keyword does not materialise every match.
+ */
+function matchIdsPage(
+  db: Kysely<Database>,
+  keyword: string,
+  fields: SearchField[],
+  categoryIds: number[],
+  opts: { offset: number; limit: number; notTitle?: boolean },
+) {
+  const parts: Expression<any>[] = [
+    sql`select id from books where id in ${matchingIds(db, keyword, fields)}`,
+  ];
+  if (categoryIds.length > 0) {
+    parts.push(sql`select id from books where category_id in (${sql.join(categoryIds)})`);
+  }
+  const union = sql.join(parts, sql` union `);
+  const notTitle = opts.notTitle ? sql`where id not in ${matchingIds(db, keyword, ['title'])}` : sql``;
+  return sql<{
+    id: number;
+  }>`select id from (${union}) m ${notTitle} order by id limit ${opts.limit} offset ${opts.offset}`;
 }
 
 /** Books matching the keyword in title, author, publisher or category name; title matches first. */
@@ -61,13 +77,22 @@ export async function searchBooks(
   keyword: string,
   page: { offset: number; limit: number },
 ): Promise<BookRow[]> {
-  const titleIds = matchingIds(db, keyword, ['title']);
-  return bookMatch(db, keyword)
-    .orderBy(sql`case when books.id in ${titleIds} then 0 else 1 end`)
-    .orderBy('books.id')
-    .offset(page.offset)
-    .limit(page.limit)
-    .execute();
+  const categoryIds = (await categoryIdsLike(db, keyword).execute()).map((c) => c.id);
+  // title matches first (by id): a page needs at most offset + limit of them
+  const want = page.offset + page.limit;
+  const titled = (await matchIdsPage(db, keyword, ['title'], [], { offset: 0, limit: want }).execute(db))
+    .rows;
+  let ids = titled.slice(page.offset).map((r) => Number(r.id));
+  if (titled.length < want) {
+    // every title match is known: the rest of the page comes from the other fields and categories
+    const rest = await matchIdsPage(db, keyword, ['author', 'publisher'], categoryIds, {
+      offset: Math.max(0, page.offset - titled.length),
+      limit: want - Math.max(titled.length, page.offset),
+      notTitle: true,
+    }).execute(db);
+    ids = [...ids, ...rest.rows.map((r) => Number(r.id))];
+  }
+  return findBooksByIds(db, ids);
 }
 
 /** Distinct values of one field among matching books, most books first (at most `limit`). */
@@ -88,6 +113,11 @@ export async function searchFacet(
     .limit(limit)
     .execute();
   return rows.map((r) => ({ value: String(r.value), n: Number(r.n) }));
+}
+
+/** Ids of the categories whose name contains the keyword (the small category table, not the catalogue). */
+export async function categoryIdsMatching(db: Kysely<Database>, keyword: string): Promise<number[]> {
+  return (await categoryIdsLike(db, keyword).execute()).map((c) => c.id);
 }
 
 /** Categories whose name contains the keyword, most books first. */

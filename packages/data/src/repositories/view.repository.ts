@@ -1,7 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { countBookView } from './activity-stats.repository.js';
 
-/** A detail view: one log row (hot lists, screens) and the latest view per reader (readers, readerNum). */
+/**
+ * A detail view: one log row (screens), the latest view per reader (readers, readerNum) and the book's
+ * view counts (hot lists), in one transaction.
+ */
 export async function recordView(db: Kysely<Database>, userId: number, bookId: number, now = Date.now()) {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('views').values({ user_id: userId, book_id: bookId, created_at: now }).execute();
@@ -10,6 +14,7 @@ export async function recordView(db: Kysely<Database>, userId: number, bookId: n
       .values({ book_id: bookId, user_id: userId, last_viewed_at: now })
       .onConflict((oc) => oc.columns(['book_id', 'user_id']).doUpdateSet({ last_viewed_at: now }))
       .execute();
+    await countBookView(trx, bookId, now);
   });
 }
 

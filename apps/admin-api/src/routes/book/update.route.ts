@@ -13,7 +13,7 @@ export const updateRoute: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['book'],
         summary: 'Change the fields sent (JSON or URL-encoded body)',
         body: ref(BookUpdateBody),
-        response: ackResponses([404]),
+        response: ackResponses([404, 413, 415]),
       },
     },
     async (req) => {

@@ -16,11 +16,11 @@ export const loginRoute: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Exchange username and password for a Bearer token (JSON or URL-encoded body)',
         security: [],
         body: ref(LoginBody),
-        response: { 200: AdminEnvelope(ref(LoginData)), ...publicErrors([401]) },
+        response: { 200: AdminEnvelope(ref(LoginData)), ...publicErrors([401, 413, 415]) },
       },
     },
     async (req, reply) => {
-      app.loginLimiter.hit(req.ip, req.body.username);
+      await app.loginLimiter.hit(req.ip, req.body.username);
       const op = await authenticateOperator(app.ctx.db, req.body.username, req.body.password);
       return ok({ token: await reply.jwtSign({ sub: String(op.id), username: op.username }) });
     },

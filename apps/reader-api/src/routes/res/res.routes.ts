@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import type { RouteOptions } from '../route-options.js';
@@ -11,6 +13,21 @@ const YEAR_S = 365 * 24 * 60 * 60;
 export function isSafeStorePath(pathname: string): boolean {
   if (/[\\\0%]/.test(pathname)) return false;
   return pathname.split('/').every((seg) => seg !== '..' && seg !== '.');
+}
+
+/**
+ * The path, with every symlink resolved, is still inside the store (found by tests/reliability: a
+ * symlink inside the store pointing outside was served). Missing files pass, for a plain 404.
+ */
+export function staysInStore(root: string, pathname: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync.native(join(root, pathname));
+  } catch {
+    return true;
+  }
+  const base = realpathSync.native(root);
+  return real === base || real.startsWith(base + sep);
 }
 
 /**
@@ -30,7 +47,7 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config 
     etag: true,
     lastModified: true,
     cacheControl: false,
-    allowedPath: (pathname) => isSafeStorePath(pathname),
+    allowedPath: (pathname, root) => isSafeStorePath(pathname) && staysInStore(root, pathname),
     setHeaders: (res) => {
       res.setHeader('cache-control', `public, max-age=${YEAR_S}, immutable`);
       res.setHeader('content-security-policy', "script-src 'none'");

@@ -13,6 +13,10 @@ export function parseShelfParam(raw: string): ShelfParam {
   if (!Value.Check(ShelfParam, value)) {
     throw invalid('shelf needs non-empty string fields openId and fileName');
   }
+  // a JSON-escaped \u0000 passes the query-level guard; PostgreSQL refuses NUL in text (a 500 before)
+  if (value.openId.includes('\u0000') || value.fileName.includes('\u0000')) {
+    throw invalid('shelf fields may not contain NUL characters');
+  }
   return { openId: value.openId, fileName: value.fileName };
 }
 

@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DbConfig } from '@readlib/data';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { dialects } from './helpers.js';
+
+const APP_DIR = new URL('..', import.meta.url).pathname;
+
+/** DATABASE_URL for a test database; a PostgreSQL test schema travels as the connection's search_path. */
+function databaseUrl(config: DbConfig): string {
+  if (config.dialect === 'sqlite') return config.file;
+  if (!config.searchPath) return config.url;
+  return `${config.url}?options=${encodeURIComponent(`-c search_path=${config.searchPath}`)}`;
+}
+
+/** `tsx src/server.ts` with only the given configuration (nothing inherited but PATH and HOME). */
+function server(env: Record<string, string>): {
+  child: ChildProcess;
+  out: () => string;
+  exit: Promise<number>;
+} {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: APP_DIR,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exit = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+  return { child, out: () => out, exit };
+}
+
+describe.each(dialects)(
+  'the standalone reader server and the schema on $name (issue: scale-out §2)',
+  (dialect) => {
+    it('starts on a current schema, and refuses a newer or an unmigrated one with advice', async () => {
+      const h = await dialect.create();
+      const storage = mkdtempSync(join(tmpdir(), 'readlib-standalone-'));
+      const env = {
+        DATABASE_URL: databaseUrl(h.config),
+        STORAGE_DIR: storage,
+        READER_PORT: '0',
+        LOG_LEVEL: 'info',
+      };
+      try {
+        const ok = server(env);
+        let url = '';
+        await expect
+          .poll(() => (url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(ok.out())?.[1] ?? ''), {
+            timeout: 20_000,
+            interval: 100,
+          })
+          .not.toBe('');
+        expect(((await (await fetch(`${url}/readyz`)).json()) as { status: string }).status).toBe('ok');
+        ok.child.kill('SIGTERM');
+        expect(await ok.exit).toBe(0);
+
+        await h.db
+          .insertInto('kysely_migration' as never)
+          .values({ name: '2999-01-01T0000-from-the-future', timestamp: new Date().toISOString() } as never)
+          .execute();
+        const ahead = server(env);
+        expect(await ahead.exit).toBe(1);
+        expect(ahead.out()).toMatch(
+          /reader-api: cannot start: database schema is ahead .*: the database was migrated by a newer version/,
+        );
+
+        await sql`delete from kysely_migration`.execute(h.db);
+        const empty = server(env);
+        expect(await empty.exit).toBe(1);
+        expect(empty.out()).toMatch(
+          /reader-api: cannot start: database schema is empty .*run `pnpm cli migrate` once/,
+        );
+      } finally {
+        await h.destroy();
+        rmSync(storage, { recursive: true, force: true });
+      }
+    }, 60_000);
+  },
+);

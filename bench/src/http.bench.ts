@@ -1,0 +1,162 @@
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { rng } from './lib/gen.js';
+import { machine, writeResult } from './lib/report.js';
+import { type Sample, type Server, sampleOf, startServer } from './lib/servers.js';
+
+/**
+ * pnpm --filter @readlib/bench run bench:http -- --db .data/books-100000.db [--seconds 8] [--connections 32]
+ *
+ * Each endpoint against a bare Fastify JSON route served the same way (own process, logger off), with
+ * autocannon in this process as the load generator on loopback. Reports req/s, the ratio to the bare
+ * route, p50/p99 latency, and errors / non-2xx responses.
+ */
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: '.data/books-100000.db' },
+    seconds: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+    label: { type: 'string', default: '' },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+
+interface Endpoint {
+  name: string;
+  server: 'reader' | 'admin' | 'bare';
+  path: (r: () => number) => string;
+  headers?: Record<string, string>;
+}
+
+const enc = (s: string) => encodeURIComponent(s);
+const at = <T>(r: () => number, a: readonly T[]) => a[Math.floor(r() * a.length)]!;
+
+function endpoints(s: Sample, token: string): Endpoint[] {
+  const shelf = (r: () => number) =>
+    enc(JSON.stringify({ openId: at(r, s.openIds), fileName: at(r, s.fileNames) }));
+  const kw = (r: () => number) => {
+    const src = r() < 0.6 ? at(r, s.titles) : at(r, s.authors);
+    const chars = Array.from(src);
+    const len = /[\u3040-\u9fff]/u.test(src) ? 1 + Math.floor(r() * 2) : 3 + Math.floor(r() * 5);
+    const i = Math.floor(r() * Math.max(1, chars.length - len));
+    return enc(
+      chars
+        .slice(i, i + len)
+        .join('')
+        .trim() || src,
+    );
+  };
+  return [
+    { name: 'bare', server: 'bare', path: () => '/bare' },
+    { name: 'home/v2', server: 'reader', path: (r) => `/book/home/v2?openId=${at(r, s.openIds)}` },
+    {
+      name: 'detail',
+      server: 'reader',
+      path: (r) =>
+        `/book/detail?fileName=${at(r, r() < 0.5 ? s.hotFileNames : s.fileNames)}&openId=${at(r, s.openIds)}`,
+    },
+    {
+      name: 'search',
+      server: 'reader',
+      path: (r) => `/book/search?keyword=${kw(r)}&openId=${at(r, s.openIds)}`,
+    },
+    {
+      name: 'search-list',
+      server: 'reader',
+      path: (r) =>
+        r() < 0.5
+          ? `/book/search-list?author=${enc(at(r, s.authors))}`
+          : `/book/search-list?category=${enc(at(r, s.categories))}&page=${1 + Math.floor(r() * 5)}`,
+    },
+    { name: 'shelf/get', server: 'reader', path: (r) => `/book/shelf/get?openId=${at(r, s.openIds)}` },
+    { name: 'shelf/save', server: 'reader', path: (r) => `/book/shelf/save?shelf=${shelf(r)}` },
+    // same seed as save: removes the entries the save run added
+    { name: 'shelf/remove', server: 'reader', path: (r) => `/book/shelf/remove?shelf=${shelf(r)}` },
+    {
+      name: 'admin list',
+      server: 'admin',
+      path: (r) =>
+        r() < 0.5
+          ? `/book/list?page=${1 + Math.floor(r() * 50)}&pageSize=20&sort=-id`
+          : `/book/list?page=1&pageSize=20&title=${enc(at(r, s.titles).slice(0, 5))}`,
+      headers: { authorization: `Bearer ${token}` },
+    },
+  ];
+}
+
+function run(url: string, ep: Endpoint, secs: number, seed: number): Promise<autocannon.Result> {
+  const r = rng(seed);
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections,
+        duration: secs,
+        headers: ep.headers,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: ep.path(r) }) }],
+      },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+  });
+}
+
+async function login(admin: Server): Promise<string> {
+  const res = await fetch(`${admin.url}/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', password: 'bench-password-1' }),
+  });
+  const body = (await res.json()) as { data?: { token?: string } };
+  if (!body.data?.token) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  return body.data.token;
+}
+
+const db = values.db;
+const sample = await sampleOf(db);
+const servers = {
+  bare: await startServer('bare'),
+  reader: await startServer('reader', db),
+  admin: await startServer('admin', db),
+};
+try {
+  const token = await login(servers.admin);
+  const rows: Array<Record<string, string | number>> = [];
+  let bare = 0;
+  for (const [i, ep] of endpoints(sample, token).entries()) {
+    if (values.only && ep.name !== 'bare' && !values.only.split(',').includes(ep.name)) continue;
+    const server = servers[ep.server];
+    const seed = ep.name === 'shelf/remove' ? 1000 + i - 1 : 1000 + i;
+    if (Number(values.warmup) > 0 && ep.name !== 'shelf/remove')
+      await run(server.url, ep, Number(values.warmup), seed + 500);
+    const res = await run(server.url, ep, seconds, seed);
+    const rps = res.requests.average;
+    if (ep.name === 'bare') bare = rps;
+    const row = {
+      endpoint: ep.name,
+      'req/s': Math.round(rps),
+      'ratio to bare': Number((rps / bare).toFixed(2)),
+      'p50 ms': res.latency.p50,
+      'p99 ms': res.latency.p99,
+      errors: res.errors + res.timeouts,
+      non2xx: res.non2xx,
+      'server RSS MiB': Math.round(server.rssMiB()),
+    };
+    rows.push(row);
+    console.error(JSON.stringify(row));
+  }
+  console.table(rows);
+  writeResult('http', {
+    machine: machine(),
+    db: db.replace(/\/\/[^@]*@/, '//'),
+    books: sample.books,
+    connections,
+    seconds,
+    label: values.label,
+    rows,
+  });
+} finally {
+  await Promise.all(Object.values(servers).map((s) => s.stop()));
+}

@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createDb } from '@readlib/data';
+import { sql } from 'kysely';
+import { rng } from './gen.js';
+import { dbConfigOf } from './sink.js';
+
+export interface Server {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+  /** resident set size of the server process, MiB (Linux /proc) */
+  rssMiB(): number;
+}
+
+const SERVE = fileURLToPath(new URL('../serve.ts', import.meta.url));
+
+/** Starts `serve.ts --kind <kind>` in its own process (tsx), resolves when it listens. */
+export function startServer(
+  kind: 'reader' | 'admin' | 'bare',
+  db?: string,
+  extra: string[] = [],
+): Promise<Server> {
+  const args = ['--import', 'tsx', SERVE, '--kind', kind, ...(db ? ['--db', db] : []), ...extra];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+    lines.once('line', (line) => {
+      const { url, pid } = JSON.parse(line) as { url: string; pid: number };
+      resolve({
+        url,
+        pid,
+        child,
+        rssMiB: () => rssOf(pid),
+        stop: () =>
+          new Promise<void>((done) => {
+            child.removeAllListeners('exit');
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
+
+import { readFileSync } from 'node:fs';
+
+export function rssOf(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /VmRSS:\s+(\d+) kB/.exec(status);
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export interface Sample {
+  books: number;
+  users: number;
+  fileNames: string[];
+  /** fileNames weighted like the view log (hot books come up more) */
+  hotFileNames: string[];
+  openIds: string[];
+  authors: string[];
+  titles: string[];
+  categories: string[];
+}
+
+/** Values to build requests from, read from the benchmark database itself. */
+export async function sampleOf(db: string, size = 2000): Promise<Sample> {
+  const h = createDb(dbConfigOf(db));
+  try {
+    const [{ n }] = (
+      await sql<{ n: number }>`select value as n from counters where name = 'books'`.execute(h.db)
+    ).rows as [{ n: number }];
+    const users = Number(
+      (await sql<{ n: number }>`select max(id) as n from users`.execute(h.db)).rows[0]?.n ?? 0,
+    );
+    const r = rng(99);
+    const positions = Array.from({ length: size }, () => 1 + Math.floor(r() * Number(n)));
+    const rows = await h.db
+      .selectFrom('books')
+      .select(['file_name', 'author', 'title'])
+      .where('pos', 'in', positions)
+      .execute();
+    const hot = await h.db
+      .selectFrom('views')
+      .innerJoin('books', 'books.id', 'views.book_id')
+      .select('books.file_name')
+      .orderBy('views.id', 'desc')
+      .limit(size)
+      .execute();
+    const categories = await h.db.selectFrom('categories').select('name').execute();
+    return {
+      books: Number(n),
+      users,
+      fileNames: rows.map((x) => x.file_name),
+      hotFileNames: hot.map((x) => x.file_name),
+      openIds: Array.from({ length: size }, () => `bench-user-${1 + Math.floor(r() * Math.max(1, users))}`),
+      authors: rows.map((x) => x.author),
+      titles: rows.map((x) => x.title),
+      categories: categories.map((c) => c.name),
+    };
+  } finally {
+    await h.destroy();
+  }
+}

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { EnvSchema, loadConfig } from '../src/index.js';
+
+const load = (env: Record<string, string>) => loadConfig(env, { dotenv: false });
+const repo = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+
+describe('operations settings (issue: scale-out §1, §3)', () => {
+  it('defaults: no proxy trusted, metrics open, readlib: key prefix, 10 connections', () => {
+    const c = load({});
+    expect(c.trustProxy).toBe(false);
+    expect(c.metricsToken).toBeUndefined();
+    expect(c.redisKeyPrefix).toBe('readlib:');
+    expect(c.databasePoolSize).toBe(10);
+    expect(c.redisUrl).toBeUndefined();
+  });
+
+  it('TRUST_PROXY takes true, a hop count, or a list of addresses', () => {
+    expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(load({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(load({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);
+  });
+
+  it('METRICS_TOKEN and DATABASE_POOL_SIZE are read; a pool of 0 is refused', () => {
+    expect(load({ METRICS_TOKEN: 'scrape' }).metricsToken).toBe('scrape');
+    expect(load({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    expect(() => load({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
+  it('deploy/readlib.env.example sets only variables the schema knows, and README points to DEPLOYMENT.md', () => {
+    const names = repo('deploy/readlib.env.example')
+      .split('\n')
+      .filter((line) => /^[A-Z_]+=/.test(line))
+      .map((line) => line.slice(0, line.indexOf('=')));
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter((n) => !(n in EnvSchema.properties))).toEqual([]);
+    expect(repo('README.md')).toContain('DEPLOYMENT.md');
+    const deployment = repo('DEPLOYMENT.md');
+    for (const needle of [
+      'pg_dump',
+      'pg_restore',
+      'pnpm cli backup',
+      'pnpm cli restore',
+      '/metrics',
+      'REDIS_URL',
+    ]) {
+      expect(deployment).toContain(needle);
+    }
+  });
+});

@@ -1,0 +1,24 @@
+import type { DialectName } from './dialect.js';
+
+export interface PoolStats {
+  dialect: DialectName;
+  /** open connections (SQLite: 1 while the file is open) */
+  total: number;
+  /** idle connections in the pool (PostgreSQL only) */
+  idle?: number;
+  /** queries waiting for a connection (PostgreSQL only) */
+  waiting?: number;
+}
+
+// Kysely keeps its driver's pool private; createDb records how to read it, keyed by the Kysely instance,
+// so the services can export pool gauges from the `db` they are given without a wider interface.
+const readers = new WeakMap<object, () => PoolStats>();
+
+export function trackPool(db: object, read: () => PoolStats): void {
+  readers.set(db, read);
+}
+
+/** The pool of a database made by createDb; undefined for a Kysely built elsewhere. */
+export function poolStats(db: object): PoolStats | undefined {
+  return readers.get(db)?.();
+}

@@ -1,0 +1,30 @@
+import type SQLite from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/**
+ * Kysely's SQLite driver prepares every query anew; profiling the reader API showed preparing cost about
+ * half as much as running the queries. The services issue a few dozen distinct SQL texts (values are
+ * bound parameters), so a small cache keyed by the text reuses nearly every statement. A statement that
+ * is still being iterated is never handed out twice.
+ */
+export function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string): SqliteStatement {
+      const hit = cache.get(sql);
+      if (hit && !hit.busy) {
+        // refresh its place so the least recently used text is the one evicted
+        cache.delete(sql);
+        cache.set(sql, hit);
+        return hit as unknown as SqliteStatement;
+      }
+      const stmt = sqlite.prepare(sql);
+      if (!hit) {
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(sql, stmt);
+      }
+      return stmt as unknown as SqliteStatement;
+    },
+  };
+}

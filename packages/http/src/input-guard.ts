@@ -1,0 +1,32 @@
+import { AppError } from '@readlib/catalog';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * What schema validation lets through and the database cannot take (found by tests/reliability):
+ * AJV coerces "Infinity" and "1e309" to Infinity and then skips `maximum`, so `page=Infinity` reached
+ * the OFFSET clause; numbers past 2^53 lose their value; and PostgreSQL refuses a NUL character in
+ * text ("invalid byte sequence"), which turned `keyword=a%00b` into a 500. Each is a client error.
+ */
+export function inputProblem(value: unknown, depth = 0): string | undefined {
+  if (typeof value === 'string')
+    return value.includes('\u0000') ? 'NUL characters are not accepted' : undefined;
+  if (typeof value === 'number') {
+    return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER
+      ? undefined
+      : 'numbers must be finite and at most 2^53';
+  }
+  if (value === null || typeof value !== 'object' || depth > 8) return undefined;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) {
+    const problem = inputProblem(v, depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** After validation (coercion done), before the handler: refuse the inputs above as invalid (400). */
+export function installInputGuard(app: FastifyInstance): void {
+  app.addHook('preHandler', async (req) => {
+    const problem = inputProblem(req.query) ?? inputProblem(req.body) ?? inputProblem(req.params);
+    if (problem) throw new AppError('invalid', `invalid parameter: ${problem}`);
+  });
+}

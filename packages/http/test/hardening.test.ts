@@ -1,0 +1,77 @@
+import { testConfig } from '@readlib/config';
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { createBaseApp, type Family } from '../src/index.js';
+import { inputProblem } from '../src/input-guard.js';
+import { redactUrl } from '../src/log-redaction.js';
+
+// Regression tests of the fixes tests/reliability called for (see RELIABILITY.md).
+async function appFor(family: Family) {
+  const app = await createBaseApp({
+    config: testConfig(),
+    family,
+    logger: false,
+    openapi: { title: 't', version: '1', description: 'd' },
+    ready: async () => true,
+  });
+  app.get(
+    '/paged',
+    {
+      schema: {
+        querystring: Type.Object({
+          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+          q: Type.Optional(Type.String()),
+        }),
+      },
+    },
+    async (req) => ({ error_code: 0, msg: 'ok', data: req.query }),
+  );
+  return app;
+}
+
+describe('input guard', () => {
+  it('refuses Infinity (which AJV coerces and lets past maximum), unsafe integers and NUL with the 400 envelope', async () => {
+    const app = await appFor('reader');
+    for (const url of ['/paged?page=Infinity', '/paged?page=1e309', '/paged?q=a%00b']) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toMatchObject({ error_code: 2 });
+    }
+    expect((await app.inject('/paged?page=3&q=ok')).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('inputProblem walks nested bodies', () => {
+    expect(inputProblem({ a: [{ b: 'x\u0000' }] })).toMatch(/NUL/);
+    expect(inputProblem({ n: 2 ** 60 })).toMatch(/finite/);
+    expect(inputProblem({ a: 'fine', n: 3, list: ['x'] })).toBeUndefined();
+  });
+});
+
+describe('framework errors', () => {
+  it('a URL that is not valid percent-encoded UTF-8 is answered in the family envelope', async () => {
+    for (const [family, code] of [
+      ['reader', { error_code: 2 }],
+      ['admin', { code: -1 }],
+    ] as const) {
+      const app = await appFor(family);
+      const res = await app.inject('/res/%c0%ae%c0%ae/x');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject(code);
+      await app.close();
+    }
+  });
+});
+
+describe('log redaction', () => {
+  it('masks credential-bearing query values and keeps the rest', () => {
+    expect(redactUrl('/openId/get?appId=wx1&code=abc&secret=s3')).toBe(
+      '/openId/get?appId=wx1&code=[redacted]&secret=[redacted]',
+    );
+    expect(redactUrl('/user/info?access_token=t&Token=u&page=2')).toBe(
+      '/user/info?access_token=[redacted]&Token=[redacted]&page=2',
+    );
+    expect(redactUrl('/book/search?keyword=secret')).toBe('/book/search?keyword=secret');
+    expect(redactUrl('/healthz')).toBe('/healthz');
+  });
+});

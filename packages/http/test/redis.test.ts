@@ -1,0 +1,114 @@
+import { once } from 'node:events';
+import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
+import { testConfig } from '@readlib/config';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBaseApp, type Family, RedisUnavailableError, success } from '../src/index.js';
+import { dropRedisPrefix, testRedisUrl, uniqueRedisPrefix } from '../src/redis-testing.js';
+
+const redisUrl = await testRedisUrl();
+
+/** A TCP relay in front of Redis that the test can cut and restore, as a network failure would. */
+class Relay {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+  constructor(private readonly target: URL) {}
+  async up(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = tcp(Number(this.target.port || 6379), this.target.hostname);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('error', () => {});
+        s.on('close', () => this.sockets.delete(s));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    this.server.listen(this.port, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.port = (this.server.address() as { port: number }).port;
+  }
+  async down(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise((r) => server.close(r));
+  }
+}
+
+async function appOn(url: string, prefix: string, family: Family = 'reader', perMinute = '1000') {
+  const app = await createBaseApp({
+    config: testConfig({ REDIS_URL: url, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: perMinute }),
+    family,
+    logger: false,
+    openapi: { title: 't', version: '1', description: 'd' },
+    ready: async () => true,
+  });
+  app.get('/thing', async () => success(family, await app.cache.wrap('thing', 60_000, async () => 'v')));
+  return app;
+}
+
+describe('Redis unreachable at start (issue: scale-out §1)', () => {
+  it('refuses to build the app with a message naming the URL, without its password', async () => {
+    const err = await appOn('redis://:hunter2@127.0.0.1:1', 'x:').catch((e: Error) => e);
+    expect(err).toBeInstanceOf(RedisUnavailableError);
+    expect((err as Error).message).toMatch(/^Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/? is unreachable/);
+    expect((err as Error).message).not.toContain('hunter2');
+  });
+});
+
+describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
+  const prefix = uniqueRedisPrefix('http');
+  afterAll(async () => {
+    if (redisUrl) await dropRedisPrefix(redisUrl, prefix);
+  });
+
+  it('counts the rate limit in Redis: two instances share one budget', async () => {
+    const a = await appOn(redisUrl!, `${prefix}rl1:`, 'reader', '4');
+    const b = await appOn(redisUrl!, `${prefix}rl1:`, 'reader', '4');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await (i % 2 ? a : b).inject('/thing')).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    const refused = await a.inject('/thing');
+    expect(refused.json()).toMatchObject({ error_code: 5 });
+    expect(refused.headers['retry-after']).toBeDefined();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  describe('while Redis goes away and comes back', () => {
+    const relay = new Relay(new URL(redisUrl ?? 'redis://127.0.0.1:6379'));
+    beforeAll(() => relay.up());
+    afterAll(() => relay.down());
+
+    it('readiness fails, requests still answer in their envelopes, and both recover', async () => {
+      const app = await appOn(`redis://127.0.0.1:${relay.port}`, `${prefix}down:`, 'admin', '2');
+      expect((await app.inject('/readyz')).json()).toEqual({ status: 'ok', database: true, redis: true });
+      expect(app.cache.constructor.name).toBe('RedisCache');
+
+      await relay.down();
+      await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 5000 }).toBe(503);
+      expect((await app.inject('/readyz')).json()).toEqual({
+        status: 'unavailable',
+        database: true,
+        redis: false,
+      });
+      // the limiter skips instead of failing: more requests than the limit of 2 all pass
+      for (let i = 0; i < 4; i++) {
+        const res = await app.inject('/thing');
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ code: 0, msg: 'success', data: 'v' });
+      }
+      expect((await app.inject('/metrics')).body).toMatch(/^readlib_redis_connected 0$/m);
+
+      await relay.up();
+      await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 10_000 }).toBe(200);
+      // the cache's subscriber is back too: another instance's invalidation reaches this one again
+      const other = await appOn(redisUrl!, `${prefix}down:`, 'admin');
+      expect(await app.cache.wrap('list', 60_000, async () => 'old')).toBe('old');
+      await other.cache.invalidate('list');
+      await expect
+        .poll(() => app.cache.wrap('list', 60_000, async () => 'new'), { timeout: 3000 })
+        .toBe('new');
+      await Promise.all([app.close(), other.close()]);
+    });
+  });
+});
