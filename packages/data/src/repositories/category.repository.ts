@@ -29,9 +29,9 @@ export interface CategoryCount {
   num: number;
 }
 
-/** Every category with its number of books (0 included); callers drop the empty ones where needed. */
-export async function categoryCounts(db: Kysely<Database>): Promise<CategoryCount[]> {
-  const rows = await db
+/** Categories with their number of books (0 included), as a query callers narrow and order. */
+export function selectCategoryCounts(db: Kysely<Database>) {
+  return db
     .selectFrom('categories')
     .leftJoin('books', 'books.category_id', 'categories.id')
     .select([
@@ -39,9 +39,12 @@ export async function categoryCounts(db: Kysely<Database>): Promise<CategoryCoun
       'categories.name as name',
       (eb) => eb.fn.count<number>('books.id').as('num'),
     ])
-    .groupBy(['categories.id', 'categories.name'])
-    .orderBy('categories.id')
-    .execute();
+    .groupBy(['categories.id', 'categories.name']);
+}
+
+/** Every category with its number of books (0 included); callers drop the empty ones where needed. */
+export async function categoryCounts(db: Kysely<Database>): Promise<CategoryCount[]> {
+  const rows = await selectCategoryCounts(db).orderBy('categories.id').execute();
   return rows.map((r) => ({ id: r.id, name: r.name, num: Number(r.num) }));
 }
 

@@ -3,6 +3,7 @@ import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { type GramField, gramToken, isShortKeyword, normalizeText } from '../search/grams.js';
 import { type BookRow, findBooksByIds, selectBooks } from './book.repository.js';
+import { selectCategoryCounts } from './category.repository.js';
 
 export type SearchField = 'title' | 'author' | 'publisher';
 const GRAM: Record<SearchField, GramField> = { title: 't', author: 'a', publisher: 'p' };
@@ -122,21 +123,13 @@ export async function categoryIdsMatching(db: Kysely<Database>, keyword: string)
 
 /** Categories whose name contains the keyword, most books first. */
 export async function searchCategories(db: Kysely<Database>, keyword: string, limit = 10) {
-  const rows = await db
-    .selectFrom('categories')
-    .leftJoin('books', 'books.category_id', 'categories.id')
-    .select([
-      'categories.id as id',
-      'categories.name as name',
-      (eb) => eb.fn.count<number>('books.id').as('n'),
-    ])
+  const rows = await selectCategoryCounts(db)
     .where('categories.id', 'in', categoryIdsLike(db, keyword))
-    .groupBy(['categories.id', 'categories.name'])
-    .orderBy('n', 'desc')
+    .orderBy('num', 'desc')
     .orderBy('categories.id')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, n: Number(r.n) }));
+  return rows.map((r) => ({ id: r.id, name: r.name, n: Number(r.num) }));
 }
 
 export interface SearchListFilter {
