@@ -6,18 +6,18 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError, type Cache } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
-import { contractSchemas, Health, Ready, ref } from '@readlib/contracts';
+import { contractSchemas } from '@readlib/contracts';
 import type { PoolStats } from '@readlib/data';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Family } from './envelope.js';
 import { frameworkErrors, installErrorHandling } from './error-handler.js';
 import { installGracefulClose } from './graceful-close.js';
+import { registerHealthRoutes } from './health.routes.js';
 import { installInputGuard } from './input-guard.js';
 import { requestSerializer } from './log-redaction.js';
 import { registerMetrics } from './metrics.plugin.js';
 import { type OpenApiInfo, registerOpenApi } from './openapi.plugin.js';
-import { redisAnswers } from './redis.js';
 import { openSharedState } from './redis-state.js';
 
 declare module 'fastify' {
@@ -138,48 +138,6 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   await registerOpenApi(app, opts.openapi);
   registerMetrics(app, { token: config.metricsToken, poolStats: opts.poolStats, redis });
 
-  app.get(
-    '/healthz',
-    {
-      schema: { operationId: 'health', tags: ['health'], security: [], response: { 200: ref(Health) } },
-      config: { rateLimit: false },
-    },
-    async () => ({ status: 'ok' as const }),
-  );
-  app.get(
-    '/readyz',
-    {
-      schema: {
-        operationId: 'ready',
-        tags: ['health'],
-        security: [],
-        response: { 200: ref(Ready), 503: ref(Ready) },
-      },
-      config: { rateLimit: false },
-    },
-    async (_req, reply) => {
-      const [database, redisUp] = await Promise.all([
-        within(opts.ready(), 2000),
-        redis ? redisAnswers(redis) : undefined,
-      ]);
-      const up = database && redisUp !== false;
-      return reply
-        .code(up ? 200 : 503)
-        .send({ status: up ? 'ok' : 'unavailable', database, ...(redis ? { redis: redisUp } : {}) });
-    },
-  );
+  registerHealthRoutes(app, opts.ready, redis);
   return app;
-}
-
-/** A readiness check that hangs (a database behind a dropped network) counts as a failure. */
-async function within(check: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([check.catch(() => false), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
