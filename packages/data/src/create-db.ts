@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
+import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { withStatementCache } from './sqlite-statements.js';
 
 export type DbConfig =
@@ -58,7 +59,9 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
   // reads of a large catalogue: a 64 MiB page cache and memory-mapped I/O instead of read() calls
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   trackPool(db, () => ({ dialect: 'sqlite', total: sqlite.open ? 1 : 0 }));
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
 }

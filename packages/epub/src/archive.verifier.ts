@@ -1,7 +1,7 @@
 import { EpubError } from './errors.js';
 import type { SafeZip } from './safe-unzip.js';
 import { descendants, parseXml } from './xml.js';
-import { decodeXml, looksLikeXml, stripSafeDoctype } from './xml-guard.js';
+import { assertSafeDoctype, decodeXml, looksLikeXml } from './xml-guard.js';
 
 const ENCRYPTION_PATH = 'META-INF/encryption.xml';
 
@@ -16,7 +16,7 @@ export function verifyArchive(zip: SafeZip): void {
   for (const entry of zip.entries) {
     if (entry.isDirectory) continue;
     const data = zip.read(entry.name);
-    if (looksLikeXml(entry.name)) stripSafeDoctype(decodeXml(data), entry.name);
+    if (looksLikeXml(entry.name)) assertSafeDoctype(decodeXml(data), entry.name);
   }
   assertNotDrmEncrypted(zip);
 }

@@ -1,4 +1,4 @@
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { EpubError } from './errors.js';
 import type { SafeZip } from './safe-unzip.js';
@@ -23,7 +23,8 @@ export async function unpackTo(zip: SafeZip, dir: string): Promise<void> {
       await mkdir(target, { recursive: true });
     } else {
       await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, zip.read(entry.name), { flag: 'wx', mode: 0o644 });
+      // one entry at a time, inflated straight to disk (never a whole entry in memory)
+      await zip.extractTo(entry.name, target);
     }
   }
 }

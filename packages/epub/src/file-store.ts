@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EpubError } from './errors.js';
 import { coverExtension, exists, listDir, stem, unpackTo } from './file-store.helpers.js';
 import { type EpubLimits, resolveLimits } from './limits.js';
 import { openAndParse } from './parse-epub.js';
+import type { SafeZip } from './safe-unzip.js';
 import type { ParsedEpub } from './types.js';
 
 /** Letters, digits, `.`, `_`, `-`; no leading dot (so never `.`, `..` or `.tmp`); at most 128. */
@@ -32,6 +34,8 @@ export interface StoredBook {
   coverPath: string | null;
   /** Paths relative to the store root, as served under `/res/`. */
   relative: { epub: string; unzip: string; cover: string | null };
+  /** The book as parsed by the verification pass of `putBook` (callers need not parse it again). */
+  parsed: ParsedEpub;
 }
 
 /**
@@ -62,10 +66,11 @@ export class FileStore {
   /**
    * Verifies, unpacks and stores a book; on any failure nothing of it remains on disk. The archive is
    * checked again here (callers may pass any buffer); `parsed` only chooses the cover, when it exists.
+   * `epub` is the archive's bytes or the path of a file holding them (copied, never read whole).
    */
   async putBook(
     fileName: string,
-    epub: Buffer,
+    epub: Buffer | string,
     parsed?: ParsedEpub,
     limits?: Partial<EpubLimits>,
   ): Promise<StoredBook> {
@@ -75,6 +80,21 @@ export class FileStore {
     }
     // Refusals happen here, before the first byte is written.
     const { zip, parsed: fresh } = openAndParse(epub, resolveLimits(limits));
+    try {
+      return await this.storeParsed(fileName, paths, epub, zip, parsed, fresh);
+    } finally {
+      zip.close();
+    }
+  }
+
+  private async storeParsed(
+    fileName: string,
+    paths: BookPaths,
+    epub: Buffer | string,
+    zip: SafeZip,
+    parsed: ParsedEpub | undefined,
+    fresh: ParsedEpub,
+  ): Promise<StoredBook> {
     const cover = parsed?.cover && zip.has(parsed.cover.href) ? parsed.cover : fresh.cover;
     const ext = cover ? coverExtension(cover) : null;
     const coverPath = ext ? join(paths.imgDir, `${fileName}.${ext}`) : null;
@@ -86,9 +106,10 @@ export class FileStore {
       await mkdir(tmp, { recursive: true });
       await unpackTo(zip, join(tmp, 'unzip'));
       if (cover && coverPath) {
-        await writeFile(join(tmp, 'cover'), zip.read(cover.href), { flag: 'wx' });
+        await zip.extractTo(cover.href, join(tmp, 'cover'));
       }
-      await writeFile(join(tmp, 'book.epub'), epub, { flag: 'wx' });
+      if (typeof epub === 'string') await copyFile(epub, join(tmp, 'book.epub'), constants.COPYFILE_EXCL);
+      else await writeFile(join(tmp, 'book.epub'), epub, { flag: 'wx' });
 
       await mkdir(dirname(paths.unzip), { recursive: true });
       await rename(join(tmp, 'unzip'), paths.unzip);
@@ -114,6 +135,7 @@ export class FileStore {
           unzip: `unzip/${fileName}`,
           cover: storedCover ? `img/${fileName}.${ext}` : null,
         },
+        parsed: fresh,
       };
     } catch (err) {
       for (const path of moved.reverse()) await rm(path, { recursive: true, force: true });

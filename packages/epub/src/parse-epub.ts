@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { verifyArchive } from './archive.verifier.js';
 import { readRootFile } from './container.parser.js';
 import { resolveCover } from './cover.resolver.js';
@@ -21,17 +21,27 @@ export async function parseEpub(
   limits?: Partial<EpubLimits>,
 ): Promise<ParsedEpub> {
   const resolved = resolveLimits(limits);
-  const buf = await loadInput(input, resolved);
-  return openAndParse(buf, resolved).parsed;
+  const source = await loadInput(input, resolved);
+  const { zip, parsed } = openAndParse(source, resolved);
+  zip.close();
+  return parsed;
 }
 
-/** The single gate for parsing and storing: archive checks, full verification, then the book itself. */
-export function openAndParse(buf: Buffer, limits: EpubLimits): { zip: SafeZip; parsed: ParsedEpub } {
+/**
+ * The single gate for parsing and storing: archive checks, full verification, then the book itself.
+ * `input` is the archive's bytes or its path (read one entry at a time). The caller closes `zip`.
+ */
+export function openAndParse(
+  input: Buffer | string,
+  limits: EpubLimits,
+): { zip: SafeZip; parsed: ParsedEpub } {
+  let zip: SafeZip | undefined;
   try {
-    const zip = new SafeZip(buf, limits);
+    zip = new SafeZip(input, limits);
     verifyArchive(zip);
     return { zip, parsed: parseZip(zip) };
   } catch (err) {
+    zip?.close();
     if (err instanceof EpubError) throw err;
     throw new EpubError('UNREADABLE', `the EPUB could not be read: ${(err as Error)?.message}`, {
       cause: err,
@@ -39,7 +49,8 @@ export function openAndParse(buf: Buffer, limits: EpubLimits): { zip: SafeZip; p
   }
 }
 
-async function loadInput(input: Buffer | Uint8Array | string, limits: EpubLimits): Promise<Buffer> {
+/** A path stays a path (the archive is read from disk entry by entry); missing files reject here. */
+async function loadInput(input: Buffer | Uint8Array | string, limits: EpubLimits): Promise<Buffer | string> {
   if (typeof input !== 'string') return Buffer.isBuffer(input) ? input : Buffer.from(input);
   const info = await stat(input);
   if (info.size > limits.maxArchiveBytes) {
@@ -48,7 +59,7 @@ async function loadInput(input: Buffer | Uint8Array | string, limits: EpubLimits
       `the archive is ${info.size} bytes, over the ${limits.maxArchiveBytes} limit`,
     );
   }
-  return readFile(input);
+  return input;
 }
 
 function parseZip(zip: SafeZip): ParsedEpub {

@@ -1,9 +1,18 @@
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { PassThrough, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import AdmZip from 'adm-zip';
 import { EpubError } from './errors.js';
 import { type EpubLimits, RATIO_CHECK_MIN_BYTES } from './limits.js';
-import { readCentralDirectoryInfo } from './zip-directory.js';
+import {
+  dataOffsetOf,
+  type RawEntry,
+  readCentralDirectory,
+  readCentralDirectoryInfo,
+} from './zip-directory.js';
 import { assertNotSymlink, assertSafeEntryName } from './zip-entry.guard.js';
+import { bufferSource, fileSource, type ZipSource } from './zip-source.js';
 
 export interface SafeEntry {
   name: string;
@@ -12,6 +21,8 @@ export interface SafeEntry {
   compressedSize: number;
 }
 
+/** Entries up to this size are inflated in memory and written at once by `extractTo`. */
+const SMALL_ENTRY = 1024 * 1024;
 const STORED = 0;
 const DEFLATED = 8;
 
@@ -19,63 +30,59 @@ const DEFLATED = 8;
  * A ZIP archive whose central directory has been checked entry by entry (paths, symlinks,
  * encryption, declared sizes, ratios) before anything is inflated.
  *
- * Why adm-zip and not a streaming reader: EPUBs arrive as one upload buffer anyway, and we never let
- * adm-zip inflate. `read()` takes the raw compressed bytes and inflates them with zlib's
- * `maxOutputLength` set to the entry's declared size, which was itself checked against the limits.
- * So a lying header cannot make us allocate more than `maxEntryUncompressed`, and the bytes actually
- * produced are counted against `maxTotalUncompressed`. Peak memory is one archive plus one entry.
+ * The archive is a buffer or a file (read through one descriptor: an upload of 100 MB is never held
+ * in memory). Our own directory reader, no third-party inflating: `read()` takes one entry's raw
+ * compressed bytes and inflates them with zlib's `maxOutputLength` set to the entry's declared size,
+ * itself checked against the limits; `extractTo()` inflates one entry straight to a file, counting
+ * bytes and CRC as they pass and stopping at the declared size. So a lying header cannot make us
+ * allocate or write more than `maxEntryUncompressed`, and bytes actually produced are counted against
+ * `maxTotalUncompressed`. Peak memory: the central directory plus one entry (none when extracting).
+ * Call `close()` when done with a file-backed archive.
  */
 export class SafeZip {
-  private readonly zip: AdmZip;
-  private readonly byName = new Map<string, AdmZip.IZipEntry>();
+  private readonly src: ZipSource;
+  private readonly byName = new Map<string, RawEntry>();
   private readonly byLowerName = new Map<string, string>();
+  private readonly dataLimit: number;
   private inflatedTotal = 0;
   private readonly counted = new Set<string>();
   readonly entries: SafeEntry[] = [];
 
+  /** `input`: the archive bytes, or the path of the archive file. */
   constructor(
-    buf: Buffer,
+    input: Buffer | string,
     private readonly limits: EpubLimits,
   ) {
-    if (buf.length > limits.maxArchiveBytes) {
+    this.src = typeof input === 'string' ? fileSource(input) : bufferSource(input);
+    try {
+      this.dataLimit = this.open();
+    } catch (err) {
+      this.src.close();
+      throw err;
+    }
+  }
+
+  private open(): number {
+    const { limits, src } = this;
+    if (src.size > limits.maxArchiveBytes) {
       throw new EpubError(
         'TOO_LARGE',
-        `the archive is ${buf.length} bytes, over the ${limits.maxArchiveBytes} limit`,
+        `the archive is ${src.size} bytes, over the ${limits.maxArchiveBytes} limit`,
       );
     }
-    const { entryCount } = readCentralDirectoryInfo(buf);
-    if (entryCount > limits.maxEntries) {
+    const info = readCentralDirectoryInfo(src);
+    if (info.entryCount > limits.maxEntries) {
       throw new EpubError(
         'TOO_MANY_ENTRIES',
-        `the archive has ${entryCount} entries, over the ${limits.maxEntries} limit`,
+        `the archive has ${info.entryCount} entries, over the ${limits.maxEntries} limit`,
       );
     }
-    try {
-      this.zip = new AdmZip(buf, { noSort: true });
-    } catch (err) {
-      throw new EpubError('CORRUPT_ZIP', `the ZIP archive is corrupt: ${(err as Error).message}`, {
-        cause: err,
-      });
-    }
-    let list: AdmZip.IZipEntry[];
-    try {
-      list = this.zip.getEntries();
-    } catch (err) {
-      throw new EpubError('CORRUPT_ZIP', `the ZIP directory is corrupt: ${(err as Error).message}`, {
-        cause: err,
-      });
-    }
-    if (list.length > limits.maxEntries) {
-      throw new EpubError(
-        'TOO_MANY_ENTRIES',
-        `the archive has ${list.length} entries, over the ${limits.maxEntries} limit`,
-      );
-    }
+    const list = readCentralDirectory(src, info);
     let declaredTotal = 0;
     for (const entry of list) {
-      const name = entry.entryName;
+      const name = entry.name;
       this.checkEntry(entry);
-      declaredTotal += entry.header.size;
+      declaredTotal += entry.size;
       if (declaredTotal > limits.maxTotalUncompressed) {
         throw new EpubError(
           'TOO_LARGE',
@@ -86,16 +93,21 @@ export class SafeZip {
         throw new EpubError('UNSAFE_PATH', `archive entry ${JSON.stringify(name)} appears twice`);
       this.byName.set(name, entry);
       if (!this.byLowerName.has(name.toLowerCase())) this.byLowerName.set(name.toLowerCase(), name);
-      const { size, compressedSize } = entry.header;
-      this.entries.push({ name, isDirectory: entry.isDirectory, size, compressedSize });
+      this.entries.push({
+        name,
+        isDirectory: name.endsWith('/'),
+        size: entry.size,
+        compressedSize: entry.compressedSize,
+      });
     }
+    // entry data lies before the central directory
+    return info.cdOffset;
   }
 
-  private checkEntry(entry: AdmZip.IZipEntry): void {
-    const name = entry.entryName;
-    const { size, compressedSize, flags, method, attr } = entry.header;
+  private checkEntry(entry: RawEntry): void {
+    const { name, size, compressedSize, flags, method, externalAttr } = entry;
     assertSafeEntryName(name);
-    assertNotSymlink(name, attr);
+    assertNotSymlink(name, externalAttr);
     if (flags & 1) throw new EpubError('ENCRYPTED', `archive entry ${JSON.stringify(name)} is encrypted`);
     if (method !== STORED && method !== DEFLATED) {
       throw new EpubError(
@@ -130,20 +142,19 @@ export class SafeZip {
     return this.byLowerName.get(name.toLowerCase());
   }
 
-  /** Inflates one entry, refusing any that produce more bytes than declared or fail their CRC. */
-  read(name: string): Buffer {
+  private fileEntry(name: string): RawEntry {
     const actual = this.resolveName(name);
     const entry = actual === undefined ? undefined : this.byName.get(actual);
-    if (!entry || entry.isDirectory) throw new Error(`no such archive entry: ${name}`);
-    const { size, method, crc } = entry.header;
-    let raw: Buffer;
-    try {
-      raw = entry.getCompressedData();
-    } catch (err) {
-      throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is unreadable`, {
-        cause: err,
-      });
-    }
+    if (!entry || entry.name.endsWith('/')) throw new Error(`no such archive entry: ${name}`);
+    return entry;
+  }
+
+  /** Inflates one entry, refusing any that produce more bytes than declared or fail their CRC. */
+  read(name: string): Buffer {
+    const entry = this.fileEntry(name);
+    const { size, method } = entry;
+    const start = dataOffsetOf(this.src, entry, this.dataLimit);
+    const raw = this.src.read(start, entry.compressedSize);
     let data: Buffer;
     if (method === STORED) {
       data = raw;
@@ -152,31 +163,74 @@ export class SafeZip {
         data = size === 0 ? Buffer.alloc(0) : zlib.inflateRawSync(raw, { maxOutputLength: size });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
-          throw new EpubError(
-            'ENTRY_TOO_LARGE',
-            `archive entry ${JSON.stringify(name)} inflates beyond its declared size`,
-          );
-        }
+        if (code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw tooLarge(name);
         throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is corrupt`, {
           cause: err,
         });
       }
     }
-    if (data.length !== size) {
+    this.checkInflated(entry, data.length, zlib.crc32(data));
+    return data;
+  }
+
+  /**
+   * Inflates one entry straight into a new file at `target` (flag `wx`), never holding more than a
+   * stream chunk; the same size, CRC and total checks as `read()`. On refusal the partial file stays
+   * for the caller to remove (callers write into a temporary folder).
+   */
+  async extractTo(name: string, target: string): Promise<void> {
+    const entry = this.fileEntry(name);
+    if (entry.size <= SMALL_ENTRY) {
+      // small entries: one synchronous inflate is cheaper than a stream pipeline, memory is bounded
+      await writeFile(target, this.read(name), { flag: 'wx', mode: 0o644 });
+      return;
+    }
+    const start = dataOffsetOf(this.src, entry, this.dataLimit);
+    let produced = 0;
+    let crc = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        produced += chunk.length;
+        if (produced > entry.size) return done(tooLarge(name));
+        crc = zlib.crc32(chunk, crc);
+        done(null, chunk);
+      },
+    });
+    const inflate = entry.method === STORED ? new PassThrough() : zlib.createInflateRaw();
+    try {
+      await pipeline(
+        this.src.stream(start, entry.compressedSize),
+        inflate,
+        counter,
+        createWriteStream(target, { flags: 'wx', mode: 0o644 }),
+      );
+    } catch (err) {
+      if (err instanceof EpubError) throw err;
+      if ((err as NodeJS.ErrnoException).code?.startsWith('Z_'))
+        throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is corrupt`, {
+          cause: err,
+        });
+      throw err;
+    }
+    this.checkInflated(entry, produced, crc);
+  }
+
+  private checkInflated(entry: RawEntry, length: number, crc: number): void {
+    const name = entry.name;
+    if (length !== entry.size) {
       throw new EpubError(
         'CORRUPT_ZIP',
         `archive entry ${JSON.stringify(name)} is not the size its header declares`,
       );
     }
-    if (zlib.crc32(data) >>> 0 !== crc >>> 0) {
+    if (crc >>> 0 !== entry.crc >>> 0) {
       throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} fails its CRC check`);
     }
     // Belt and braces: with sizes equal to their checked declarations this cannot trip, but it keeps
     // the total bounded by bytes really produced should the declared-size checks ever be loosened.
-    if (!this.counted.has(entry.entryName)) {
-      this.counted.add(entry.entryName);
-      this.inflatedTotal += data.length;
+    if (!this.counted.has(name)) {
+      this.counted.add(name);
+      this.inflatedTotal += length;
       if (this.inflatedTotal > this.limits.maxTotalUncompressed) {
         throw new EpubError(
           'TOO_LARGE',
@@ -184,11 +238,18 @@ export class SafeZip {
         );
       }
     }
-    return data;
   }
 
   /** Bytes actually inflated so far; callers reading everything compare it with the limit too. */
   get totalInflated(): number {
     return this.inflatedTotal;
   }
+
+  /** Releases the file descriptor of a file-backed archive; idempotent. */
+  close(): void {
+    this.src.close();
+  }
 }
+
+const tooLarge = (name: string) =>
+  new EpubError('ENTRY_TOO_LARGE', `archive entry ${JSON.stringify(name)} inflates beyond its declared size`);

@@ -28,9 +28,20 @@ function decodeAs(label: string, bytes: Uint8Array): string {
  * nothing in this package ever fetches external identifiers, so it is stripped rather than refused.
  */
 export function stripSafeDoctype(xml: string, where: string): string {
+  const end = doctypeEnd(xml, where);
+  return end === null ? xml : xml.slice(0, end.start) + xml.slice(end.end);
+}
+
+/** The checks of `stripSafeDoctype` without building the stripped copy (verification of big files). */
+export function assertSafeDoctype(xml: string, where: string): void {
+  doctypeEnd(xml, where);
+}
+
+/** Refuses as stripSafeDoctype does; the span of a plain external DOCTYPE, or null without one. */
+function doctypeEnd(xml: string, where: string): { start: number; end: number } | null {
   if (/<!ENTITY/i.test(xml)) throw dtdError(where, 'an entity declaration');
   const matches = [...xml.matchAll(/<!DOCTYPE/gi)];
-  if (matches.length === 0) return xml;
+  if (matches.length === 0) return null;
   if (matches.length > 1) throw dtdError(where, 'more than one DOCTYPE');
   const start = matches[0]!.index;
   let quote = '';
@@ -43,7 +54,7 @@ export function stripSafeDoctype(xml: string, where: string): string {
     } else if (ch === '[') {
       throw dtdError(where, 'an internal DTD subset');
     } else if (ch === '>') {
-      return xml.slice(0, start) + xml.slice(i + 1);
+      return { start, end: i + 1 };
     } else if (ch === '<') {
       break;
     }

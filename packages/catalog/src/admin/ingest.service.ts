@@ -44,7 +44,7 @@ export interface UploadDeps extends IngestDeps {
 
 const conflict = (msg: string) => new AppError('conflict', msg);
 
-async function parse(input: Buffer, limits: Partial<EpubLimits>): Promise<ParsedEpub> {
+async function parse(input: Buffer | string, limits: Partial<EpubLimits>): Promise<ParsedEpub> {
   try {
     return await parseEpub(input, limits);
   } catch (err) {
@@ -55,8 +55,8 @@ async function parse(input: Buffer, limits: Partial<EpubLimits>): Promise<Parsed
 async function store(
   deps: IngestDeps,
   fileName: string,
-  input: Buffer,
-  parsed: ParsedEpub,
+  input: Buffer | string,
+  parsed?: ParsedEpub,
 ): Promise<StoredBook> {
   try {
     return await deps.store.putBook(fileName, input, parsed, deps.limits);
@@ -90,21 +90,24 @@ function bookFromPending(p: PendingBook): NewBook {
 /**
  * POST /book/upload: parse, store atomically under a name of our own, remember it as a pending upload
  * (decisions.md §4). Every refusal happens before anything is written; a failed row removes the files.
+ * `input`: the EPUB's bytes or the path of the uploaded file (read entry by entry, never whole).
  */
 export async function uploadEpub(
   deps: UploadDeps,
-  input: Buffer,
+  input: Buffer | string,
   clientName: string,
 ): Promise<AdminBookDetail> {
   const now = deps.now?.() ?? Date.now();
   const fileName = `${now.toString(36)}-${randomBytes(6).toString('hex')}`;
   // the client's name is kept as metadata only, never as a path
   const originalName = (clientName.split(/[\\/]/).pop() ?? '').slice(0, 200);
-  const parsed = await parse(input, deps.limits);
-  const categoryId = await categoryFromSubjects(deps.db, parsed.metadata.subjects);
-  const stored = await store(deps, fileName, input, parsed);
-  const pending = pendingFrom(parsed, stored, categoryId, originalName);
+  // putBook verifies and parses the archive before writing anything: one pass over a large upload
+  const stored = await store(deps, fileName, input);
+  const parsed = stored.parsed;
+  let pending: PendingBook;
   try {
+    const categoryId = await categoryFromSubjects(deps.db, parsed.metadata.subjects);
+    pending = pendingFrom(parsed, stored, categoryId, originalName);
     await createUpload(
       deps.db,
       { fileName, originalName, parsed: pending, ttlMs: deps.graceMinutes * 60_000 },
@@ -114,7 +117,7 @@ export async function uploadEpub(
     await deps.store.removeBook(fileName);
     throw err;
   }
-  const category = await findCategoryById(deps.db, categoryId);
+  const category = await findCategoryById(deps.db, pending.categoryId);
   return pendingToAdminBookDetail(pending, category?.name ?? '', deps.urls);
 }
 

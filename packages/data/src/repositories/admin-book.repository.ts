@@ -1,6 +1,7 @@
-import { type Kysely, type SqlBool, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
-import { type BookRow, selectBooks } from './book.repository.js';
+import { type BookRow, countBooks, selectBooks } from './book.repository.js';
+import { matchingIds } from './search.repository.js';
 
 /** Sortable fields of the admin list (decisions.md §4): anything else is refused by the caller. */
 export const SORTABLE_FIELDS = {
@@ -21,11 +22,6 @@ export interface AdminListFilter {
   category?: string;
 }
 
-function likeCi(column: 'books.title' | 'books.author', value: string) {
-  const pattern = `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-}
-
 export async function listBooksAdmin(
   db: Kysely<Database>,
   filter: AdminListFilter,
@@ -33,8 +29,9 @@ export async function listBooksAdmin(
   page: { offset: number; limit: number },
 ): Promise<{ rows: BookRow[]; total: number }> {
   let q = selectBooks(db);
-  if (filter.title) q = q.where(likeCi('books.title', filter.title));
-  if (filter.author) q = q.where(likeCi('books.author', filter.author));
+  // substring filters through the search indexes (trigram FTS / grams), not a lower() LIKE scan
+  if (filter.title) q = q.where('books.id', 'in', matchingIds(db, filter.title, ['title']));
+  if (filter.author) q = q.where('books.id', 'in', matchingIds(db, filter.author, ['author']));
   if (filter.category) q = q.where('categories.name', '=', filter.category);
   const [rows, total] = await Promise.all([
     q
@@ -43,12 +40,16 @@ export async function listBooksAdmin(
       .offset(page.offset)
       .limit(page.limit)
       .execute(),
-    q
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
+    // without a filter the total is the maintained book counter, not a COUNT(*) over the catalogue
+    filter.title || filter.author || filter.category
+      ? q
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.n))
+      : countBooks(db),
   ]);
-  return { rows, total: Number(total.n) };
+  return { rows, total };
 }
 
 /** A catalogue book with the same title, author and publisher (decisions.md §4: duplicates refused). */

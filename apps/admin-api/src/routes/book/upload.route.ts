@@ -1,3 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, invalid, uploadEpub } from '@readlib/catalog';
@@ -5,11 +10,20 @@ import { AdminBookDetail, ref } from '@readlib/contracts';
 import { Type } from '@sinclair/typebox';
 import { ok, responses } from '../responses.js';
 
-async function readFilePart(part: MultipartFile): Promise<Buffer> {
+/**
+ * Streams the part into a new file under the store's `.tmp/` (same file system as the store; leftovers
+ * of a crash are removed by the store's temp cleanup), so an upload is never held in memory.
+ * multipart stops the stream at limits.fileSize; a truncated part is refused as too large.
+ */
+async function saveFilePart(part: MultipartFile, tmpRoot: string): Promise<string> {
+  await mkdir(tmpRoot, { recursive: true });
+  const path = join(tmpRoot, `upload-${Date.now()}-${randomBytes(8).toString('hex')}.epub`);
   try {
-    // multipart stops the stream at limits.fileSize, so this never holds more than the limit
-    return await part.toBuffer();
+    await pipeline(part.file, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+    if (part.file.truncated) throw new AppError('too_large', 'the file is larger than the upload limit');
+    return path;
   } catch (err) {
+    await rm(path, { force: true });
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('too_large', 'the file is larger than the upload limit');
     }
@@ -40,8 +54,12 @@ export const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
         throw new AppError('unsupported_media', 'send the EPUB as multipart/form-data, field "file"');
       const part = await req.file();
       if (part?.fieldname !== 'file') throw invalid('the multipart field "file" is required');
-      const buffer = await readFilePart(part);
-      return ok(await uploadEpub(app.ctx.ingest, buffer, part.filename ?? ''));
+      const path = await saveFilePart(part, join(app.ctx.store.root, '.tmp'));
+      try {
+        return ok(await uploadEpub(app.ctx.ingest, path, part.filename ?? ''));
+      } finally {
+        await rm(path, { force: true });
+      }
     },
   );
 };
