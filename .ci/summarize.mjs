@@ -1,7 +1,8 @@
 // Sums vitest's per-package "Tests" lines of a turbo run into the one closing line CI reads.
 import { readFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 
-const text = readFileSync(process.argv[2], 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
+const text = stripVTControlCharacters(readFileSync(process.argv[2], 'utf8'));
 let passed = 0;
 let failed = 0;
 let skipped = 0;
