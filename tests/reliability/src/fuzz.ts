@@ -28,6 +28,52 @@ const describeReq = (op: Operation, r: GenRequest) =>
     body: typeof r.body === 'string' ? r.body.slice(0, 300) : r.body ? `<${r.body.length} bytes>` : undefined,
   });
 
+const newStats = (op: Operation): FuzzStats => ({
+  endpoint: `${op.method} ${op.path}`,
+  runs: 0,
+  byKind: {},
+  byStatus: {},
+  failures: [],
+});
+
+/** Sends one request and records its answer's problems (the first 5 failures are kept). */
+async function tryRequest(
+  app: App,
+  family: Family,
+  op: Operation,
+  r: GenRequest,
+  headers: Record<string, string>,
+  stats: FuzzStats,
+): Promise<void> {
+  const res = await app.inject({
+    method: op.method,
+    url: toUrl(op.path, r.pairs),
+    headers: { ...headers, ...(r.contentType !== undefined ? { 'content-type': r.contentType } : {}) },
+    ...(r.body !== undefined ? { payload: r.body } : {}),
+  });
+  stats.runs++;
+  stats.byKind[r.kind] = (stats.byKind[r.kind] ?? 0) + 1;
+  stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1;
+  // what this or an earlier request stored (search log, names) may come back as data: not a leak
+  const sent = [
+    ...r.pairs.map(([, v]) => v),
+    ...(typeof r.body === 'string' ? [r.body] : []),
+    ...HOSTILE_STRINGS,
+  ];
+  const problems = checkAnswer(
+    op,
+    family,
+    {
+      status: res.statusCode,
+      body: res.body,
+      contentType: res.headers['content-type'] as string | undefined,
+    },
+    sent,
+  );
+  if (problems.length && stats.failures.length < 5)
+    stats.failures.push({ request: describeReq(op, r), problems });
+}
+
 /**
  * Drives one operation with generated valid and invalid requests through app.inject and checks every
  * answer against the contract; failures are collected (first 5 kept) instead of stopping the run.
@@ -41,43 +87,10 @@ export async function fuzzOperation(
   headers: Record<string, string> = {},
   seed?: number,
 ): Promise<FuzzStats> {
-  const stats: FuzzStats = {
-    endpoint: `${op.method} ${op.path}`,
-    runs: 0,
-    byKind: {},
-    byStatus: {},
-    failures: [],
-  };
+  const stats = newStats(op);
   await fc.check(
     fc.asyncProperty(requestArb(op, pools), async (r) => {
-      const res = await app.inject({
-        method: op.method,
-        url: toUrl(op.path, r.pairs),
-        headers: { ...headers, ...(r.contentType !== undefined ? { 'content-type': r.contentType } : {}) },
-        ...(r.body !== undefined ? { payload: r.body } : {}),
-      });
-      stats.runs++;
-      stats.byKind[r.kind] = (stats.byKind[r.kind] ?? 0) + 1;
-      stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1;
-      // what this or an earlier request stored (search log, names) may come back as data: not a leak
-      const sent = [
-        ...r.pairs.map(([, v]) => v),
-        ...(typeof r.body === 'string' ? [r.body] : []),
-        ...HOSTILE_STRINGS,
-      ];
-      const problems = checkAnswer(
-        op,
-        family,
-        {
-          status: res.statusCode,
-          body: res.body,
-          contentType: res.headers['content-type'] as string | undefined,
-        },
-        sent,
-      );
-      if (problems.length && stats.failures.length < 5) {
-        stats.failures.push({ request: describeReq(op, r), problems });
-      }
+      await tryRequest(app, family, op, r, headers, stats);
       return true;
     }),
     { numRuns, seed, endOnFailure: true },
@@ -104,13 +117,7 @@ export async function sweepOperation(
   pools: Pools,
   headers: Record<string, string> = {},
 ): Promise<FuzzStats> {
-  const stats: FuzzStats = {
-    endpoint: `${op.method} ${op.path}`,
-    runs: 0,
-    byKind: {},
-    byStatus: {},
-    failures: [],
-  };
+  const stats = newStats(op);
   const base: Record<string, string> = {};
   for (const p of op.query) {
     if (!p.required) continue;
@@ -145,34 +152,6 @@ export async function sweepOperation(
       });
     }
   }
-  for (const r of cases) {
-    const res = await app.inject({
-      method: op.method,
-      url: toUrl(op.path, r.pairs),
-      headers: { ...headers, ...(r.contentType ? { 'content-type': r.contentType } : {}) },
-      ...(r.body !== undefined ? { payload: r.body } : {}),
-    });
-    stats.runs++;
-    stats.byKind[r.kind] = (stats.byKind[r.kind] ?? 0) + 1;
-    stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1;
-    // what this or an earlier request stored (search log, names) may come back as data: not a leak
-    const sent = [
-      ...r.pairs.map(([, v]) => v),
-      ...(typeof r.body === 'string' ? [r.body] : []),
-      ...HOSTILE_STRINGS,
-    ];
-    const problems = checkAnswer(
-      op,
-      family,
-      {
-        status: res.statusCode,
-        body: res.body,
-        contentType: res.headers['content-type'] as string | undefined,
-      },
-      sent,
-    );
-    if (problems.length && stats.failures.length < 5)
-      stats.failures.push({ request: describeReq(op, r), problems });
-  }
+  for (const r of cases) await tryRequest(app, family, op, r, headers, stats);
   return stats;
 }
