@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import { rng } from './lib/gen.js';
+import { adminLogin, loadGet } from './lib/load.js';
 import { machine, writeResult } from './lib/report.js';
-import { type Sample, type Server, sampleOf, startServer } from './lib/servers.js';
+import { type Sample, sampleOf, startServer } from './lib/servers.js';
 
 /**
  * pnpm --filter @readlib/bench run bench:http -- --db .data/books-100000.db [--seconds 8] [--connections 32]
@@ -87,33 +86,6 @@ function endpoints(s: Sample, token: string): Endpoint[] {
   ];
 }
 
-function run(url: string, ep: Endpoint, secs: number, seed: number): Promise<autocannon.Result> {
-  const r = rng(seed);
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        connections,
-        duration: secs,
-        headers: ep.headers,
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: ep.path(r) }) }],
-      },
-      (err, res) => (err ? reject(err) : resolve(res)),
-    );
-  });
-}
-
-async function login(admin: Server): Promise<string> {
-  const res = await fetch(`${admin.url}/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', password: 'bench-password-1' }),
-  });
-  const body = (await res.json()) as { data?: { token?: string } };
-  if (!body.data?.token) throw new Error(`login failed: ${JSON.stringify(body)}`);
-  return body.data.token;
-}
-
 const db = values.db;
 const sample = await sampleOf(db);
 const servers = {
@@ -122,7 +94,7 @@ const servers = {
   admin: await startServer('admin', db),
 };
 try {
-  const token = await login(servers.admin);
+  const token = await adminLogin(servers.admin);
   const rows: Array<Record<string, string | number>> = [];
   let bare = 0;
   for (const [i, ep] of endpoints(sample, token).entries()) {
@@ -130,8 +102,13 @@ try {
     const server = servers[ep.server];
     const seed = ep.name === 'shelf/remove' ? 1000 + i - 1 : 1000 + i;
     if (Number(values.warmup) > 0 && ep.name !== 'shelf/remove')
-      await run(server.url, ep, Number(values.warmup), seed + 500);
-    const res = await run(server.url, ep, seconds, seed);
+      await loadGet(server.url, ep.path, {
+        connections,
+        seconds: Number(values.warmup),
+        seed: seed + 500,
+        headers: ep.headers,
+      });
+    const res = await loadGet(server.url, ep.path, { connections, seconds, seed, headers: ep.headers });
     const rps = res.requests.average;
     if (ep.name === 'bare') bare = rps;
     const row = {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb, migrateToLatest } from '@readlib/data';
 import { makeEpub } from '@readlib/epub/testing';
+import { adminLogin } from './lib/load.js';
 import { machine, percentile, writeResult } from './lib/report.js';
 import { type Server, startServer } from './lib/servers.js';
 
@@ -50,17 +51,6 @@ function procStatus(pid: number): { rssMiB: number; hwmMiB: number } {
   return { rssMiB: kb('VmRSS') / 1024, hwmMiB: kb('VmHWM') / 1024 };
 }
 
-async function login(admin: Server): Promise<string> {
-  const res = await fetch(`${admin.url}/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', password: 'bench-password-1' }),
-  });
-  const body = (await res.json()) as { data?: { token?: string } };
-  if (!body.data?.token) throw new Error(`login failed: ${JSON.stringify(body)}`);
-  return body.data.token;
-}
-
 async function uploadAndCreate(admin: Server, token: string, epub: Buffer, name: string): Promise<void> {
   const form = new FormData();
   form.append('file', new Blob([epub], { type: 'application/epub+zip' }), name);
@@ -98,7 +88,7 @@ const result: Record<string, unknown> = {
   loadBefore: loadavg().map((x) => +x.toFixed(2)),
 };
 try {
-  const token = await login(admin);
+  const token = await adminLogin(admin);
   // warm-up: JIT, statement cache, first mkdir of the store folders
   for (let i = 0; i < small.length - n; i++)
     await uploadAndCreate(admin, token, small[n + i]!, `warm-${i}.epub`);

@@ -2,8 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import { rng } from './lib/gen.js';
+import { loadGet } from './lib/load.js';
 import { machine, writeResult } from './lib/report.js';
 import { sampleOf, startServer } from './lib/servers.js';
 
@@ -47,26 +46,15 @@ const path = (r: () => number): string => {
   return k < 2 / 3 ? `/book/shelf/save?shelf=${shelf}` : `/book/shelf/remove?shelf=${shelf}`;
 };
 
-function run(url: string, secs: number, seed: number): Promise<autocannon.Result> {
-  const r = rng(seed);
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        connections,
-        duration: secs,
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path(r) }) }],
-      },
-      (err, res) => (err ? reject(err) : resolve(res)),
-    );
-  });
-}
-
 const servers = await Promise.all(Array.from({ length: procs }, () => startServer('reader', file)));
 try {
-  await Promise.all(servers.map((sv, i) => run(sv.url, 2, 7000 + i))); // warm-up
+  await Promise.all(
+    servers.map((sv, i) => loadGet(sv.url, path, { connections, seconds: 2, seed: 7000 + i })),
+  ); // warm-up
   const load = loadavg().map((x) => +x.toFixed(2));
-  const results = await Promise.all(servers.map((sv, i) => run(sv.url, seconds, 8000 + i)));
+  const results = await Promise.all(
+    servers.map((sv, i) => loadGet(sv.url, path, { connections, seconds, seed: 8000 + i })),
+  );
   const per = results.map((res) => ({
     'req/s': Math.round(res.requests.average),
     '2xx/s': Math.round(res['2xx'] / seconds),
