@@ -84,28 +84,61 @@ async function migrateRacingDrops(db: DbHandle['db'], schema: string): Promise<v
   }
 }
 
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await c.end();
+  }
+}
+
+/** One fresh schema, migrated; on any failure the schema is dropped before the error goes up. */
+async function freshSchema(url: string): Promise<DbHandle & { config: DbConfig; schema: string }> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await ensureTrigramInPublic(admin);
+    await admin.query(`create schema ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const config: DbConfig = { dialect: 'postgres', url, searchPath: `${schema},public` };
+  const handle = createDb(config, { poolSize: 4 });
+  try {
+    await migrateRacingDrops(handle.db, schema);
+  } catch (err) {
+    await handle.destroy();
+    await dropSchema(url, schema);
+    throw err;
+  }
+  return { ...handle, config, schema };
+}
+
 function postgres(url: string): TestDialect {
   return {
     name: 'postgres',
     async create() {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await ensureTrigramInPublic(admin);
-      await admin.query(`create schema ${schema}`);
-      await admin.end();
-      const config: DbConfig = { dialect: 'postgres', url, searchPath: `${schema},public` };
-      const handle = createDb(config, { poolSize: 4 });
-      await migrateRacingDrops(handle.db, schema);
+      // Parallel test files create and drop schemas in one database; PostgreSQL's catalog scans can
+      // trip over a schema dropped mid-scan. A failed setup is retried on a new schema; a migration
+      // that is really broken fails every attempt and surfaces.
+      let handle: Awaited<ReturnType<typeof freshSchema>> | undefined;
+      for (let attempt = 1; !handle; attempt++) {
+        try {
+          handle = await freshSchema(url);
+        } catch (err) {
+          if (attempt >= 3) throw err;
+          console.warn(`[readlib] retrying a PostgreSQL test schema after: ${(err as Error).message}`);
+        }
+      }
+      const { schema, ...rest } = handle;
       return {
-        ...handle,
-        config,
+        ...rest,
         destroy: async () => {
-          await handle.destroy();
-          const c = new pg.Client({ connectionString: url });
-          await c.connect();
-          await c.query(`drop schema ${schema} cascade`);
-          await c.end();
+          await rest.destroy();
+          await dropSchema(url, schema);
         },
       };
     },
