@@ -1,5 +1,4 @@
 import { startAdminServer } from '@readlib/admin-api';
-import { ensureFirstOperator } from '@readlib/catalog';
 import { countBooks } from '@readlib/data';
 import { startReaderServer } from '@readlib/reader-api';
 import { importAll } from './commands/import.command.js';
@@ -22,11 +21,10 @@ if (config.demoCatalogue && (await countBooks(handle.db)) === 0) {
   for (const f of summary.failed) console.log(`  ${f.file}: ${f.reason}`);
 }
 
-const operator = await ensureFirstOperator(handle.db, config);
-const login = rememberDevPassword(config, operator);
-
 const reader = await startReaderServer(config, { db: handle.db });
+// the admin server creates the first operator when none exists and says what it did
 const admin = await startAdminServer(config, { db: handle.db, store: rt.store });
+const login = rememberDevPassword(config, admin.firstOperator);
 const where = (port: number) => `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
 console.log(`
 reader API  ${where(config.readerPort)}   (docs: ${where(config.readerPort)}/docs)
