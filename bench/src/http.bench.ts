@@ -50,6 +50,9 @@ function endpoints(s: Sample, token: string): Endpoint[] {
   };
   return [
     { name: 'bare', server: 'bare', path: () => '/bare' },
+    // the reader's plugin stack (hooks, headers, serialisation) with no SQL: the floor of every route
+    { name: 'healthz', server: 'reader', path: () => '/healthz' },
+    { name: 'category list', server: 'reader', path: () => '/book/category/list/v2' },
     { name: 'home/v2', server: 'reader', path: (r) => `/book/home/v2?openId=${at(r, s.openIds)}` },
     {
       name: 'detail',

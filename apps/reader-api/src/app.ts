@@ -1,6 +1,6 @@
-import { type Cache, PublicUrls, type ReaderContext } from '@readlib/catalog';
+import { type Cache, CatalogMemo, PublicUrls, type ReaderContext } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
-import { type Database, poolStats } from '@readlib/data';
+import { type Database, poolStats, WriteBatcher } from '@readlib/data';
 import { type App, createBaseApp } from '@readlib/http';
 import { type Kysely, sql } from 'kysely';
 import type { FetchLike } from './platforms/upstream.js';
@@ -49,7 +49,11 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
     urls: new PublicUrls(config.publicBaseUrl),
     now: deps.now ?? Date.now,
     cache: app.cache,
+    catalog: new CatalogMemo(),
+    writes: new WriteBatcher(deps.db),
   };
+  // requests await their writes, so this only matters for a write whose caller went away
+  app.addHook('onClose', () => ctx.writes!.drain());
   const opts: RouteOptions = { ctx, config, fetch: deps.fetch ?? globalThis.fetch };
   for (const routes of [homeRoutes, searchRoutes, bookRoutes, shelfRoutes, userRoutes, openIdRoutes]) {
     await app.register(routes, opts);

@@ -23,7 +23,11 @@ export function startServer(
   db?: string,
   extra: string[] = [],
 ): Promise<Server> {
-  const args = ['--import', 'tsx', SERVE, '--kind', kind, ...(db ? ['--db', db] : []), ...extra];
+  // BENCH_CPU_PROF=<dir>: each server process writes a V8 CPU profile there when it stops
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const args = [...prof, '--import', 'tsx', SERVE, '--kind', kind, ...(db ? ['--db', db] : []), ...extra];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  catalogVersion,
   categoryCounts,
   categoryCovers,
   countBooks,
@@ -164,5 +165,18 @@ describe.each(dialects)('books repository on $name', (dialect) => {
     const covers = await categoryCovers(h.db);
     expect(covers.get(2)).toEqual(['img/c.png', 'img/b.png']);
     expect(covers.get(5)).toBeUndefined();
+  });
+
+  it('moves the catalogue version with every insert, update and delete, and only then', async () => {
+    const v0 = await catalogVersion(h.db);
+    const b = await insertBook(h.db, sampleBook(), []);
+    expect(await catalogVersion(h.db)).toBe(v0 + 1);
+    await updateBook(h.db, b.file_name, { title: 'New title' });
+    expect(await catalogVersion(h.db)).toBe(v0 + 2);
+    expect(await updateBook(h.db, 'no-such-book', { title: 'x' })).toBeUndefined();
+    expect(await deleteBook(h.db, 'no-such-book')).toBeUndefined();
+    expect(await catalogVersion(h.db)).toBe(v0 + 2);
+    await deleteBook(h.db, b.file_name);
+    expect(await catalogVersion(h.db)).toBe(v0 + 3);
   });
 });

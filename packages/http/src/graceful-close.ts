@@ -18,7 +18,8 @@ export function installGracefulClose(app: FastifyInstance): void {
     timer.unref();
     server.once('close', () => clearInterval(timer));
   });
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 }

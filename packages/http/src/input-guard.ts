@@ -25,8 +25,8 @@ export function inputProblem(value: unknown, depth = 0): string | undefined {
 
 /** After validation (coercion done), before the handler: refuse the inputs above as invalid (400). */
 export function installInputGuard(app: FastifyInstance): void {
-  app.addHook('preHandler', async (req) => {
+  app.addHook('preHandler', (req, _reply, done) => {
     const problem = inputProblem(req.query) ?? inputProblem(req.body) ?? inputProblem(req.params);
-    if (problem) throw new AppError('invalid', `invalid parameter: ${problem}`);
+    done(problem ? new AppError('invalid', `invalid parameter: ${problem}`) : undefined);
   });
 }

@@ -13,7 +13,7 @@ import {
 } from '@readlib/data';
 import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
 import { notFound } from '../errors.js';
-import type { ReaderContext } from './reader-context.js';
+import { type ReaderContext, write } from './reader-context.js';
 import { registeredUser } from './user.service.js';
 
 export async function findBook(ctx: ReaderContext, fileName: string): Promise<BookRow> {
@@ -29,7 +29,7 @@ export async function findBook(ctx: ReaderContext, fileName: string): Promise<Bo
 export async function bookDetail(ctx: ReaderContext, fileName: string, openId?: string): Promise<BookDetail> {
   const book = await findBook(ctx, fileName);
   const user = openId ? await findUserByOpenId(ctx.db, openId) : undefined;
-  if (user) await recordView(ctx.db, user.id, book.id, ctx.now());
+  if (user) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
   return detailOf(ctx, book, user?.id);
 }
 
@@ -58,5 +58,5 @@ export async function rateBook(
 ) {
   const user = await registeredUser(ctx, input.openId);
   const book = await findBook(ctx, input.fileName);
-  await saveRating(ctx.db, user.id, book.id, input.rank, ctx.now());
+  await write(ctx, (db) => saveRating(db, user.id, book.id, input.rank, ctx.now()));
 }

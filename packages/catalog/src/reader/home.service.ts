@@ -11,7 +11,6 @@ import {
   categoryCounts,
   categoryCovers,
   countShelf,
-  findBooksByIds,
   findUserByOpenId,
   hotKeywordsFromStats,
   listShelf,
@@ -21,12 +20,16 @@ import {
   userCategoryAffinity,
 } from '@readlib/data';
 import { toBookSummary, toCategoryItem, toHotSearchItem } from '../book.mapper.js';
-import { booksTopped, hotIds, wellRatedIds, windowViewed } from './pools.js';
+import { booksByIds, booksTopped, hotIds, wellRatedIds, windowViewed } from './pools.js';
 import {
+  ACTIVITY_CACHE_TTL_MS,
+  AFFINITY_CACHE_TTL_MS,
   CATALOG_CACHE_PREFIX,
   CATALOG_CACHE_TTL_MS,
+  cached,
   HOT_WINDOW_MS,
   type ReaderContext,
+  syncCatalog,
 } from './reader-context.js';
 import { sample } from './sample.js';
 
@@ -37,14 +40,14 @@ const HOT_SEARCH_LIST = 10;
 const PER_CATEGORY_POOL = 200;
 
 export async function getHome(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeData> {
-  const user = await findUserByOpenId(ctx.db, openId);
+  const [user] = await Promise.all([findUserByOpenId(ctx.db, openId), syncCatalog(ctx)]);
   const [shelf, shelfCount, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([
     user ? listShelf(ctx.db, user.id, { limit: HOME_SIZES.shelf }) : [],
     user ? countShelf(ctx.db, user.id) : 0,
-    user ? personalRecommend(ctx, user.id) : recommendBatch(ctx),
-    freeReadBatch(ctx),
+    user ? recommendFor(ctx, user.id) : wellRatedBatch(ctx),
+    freeReadDraw(ctx),
     topHotBooks(ctx),
-    categoryList(ctx),
+    categoryListSynced(ctx),
     topSearch(ctx),
   ]);
   const summary = shelf.map((r) => toBookSummary(r, ctx.urls));
@@ -53,14 +56,22 @@ export async function getHome(ctx: ReaderContext, openId: string, banner: Banner
 
 /** Favours the categories the user engaged with, never a book already on their shelf. */
 export async function personalRecommend(ctx: ReaderContext, userId: number): Promise<BookSummary[]> {
+  await syncCatalog(ctx);
+  return recommendFor(ctx, userId);
+}
+
+async function recommendFor(ctx: ReaderContext, userId: number): Promise<BookSummary[]> {
   const k = HOME_SIZES.recommend;
   const [categories, onShelf] = await Promise.all([
-    userCategoryAffinity(ctx.db, userId, 3),
+    cached(ctx, `user:${userId}:affinity`, AFFINITY_CACHE_TTL_MS, () =>
+      userCategoryAffinity(ctx.db, userId, 3),
+    ),
     shelfBookIds(ctx.db, userId),
   ]);
-  const liked = (await bookIdsInCategories(ctx.db, categories, PER_CATEGORY_POOL)).filter(
-    (id) => !onShelf.has(id),
-  );
+  const newest = ctx.catalog
+    ? ctx.catalog.newestInCategories(ctx.db, categories, PER_CATEGORY_POOL)
+    : bookIdsInCategories(ctx.db, categories, PER_CATEGORY_POOL);
+  const liked = (await newest).filter((id) => !onShelf.has(id));
   const picked = sample(liked, k);
   if (picked.length < k) {
     const pool = (await wellRatedIds(ctx)).filter((id) => !onShelf.has(id) && !picked.includes(id));
@@ -72,6 +83,11 @@ export async function personalRecommend(ctx: ReaderContext, userId: number): Pro
 
 /** recommend/v2: a uniform draw from the well-rated and popular pool, topped up at random. */
 export async function recommendBatch(ctx: ReaderContext): Promise<BookSummary[]> {
+  await syncCatalog(ctx);
+  return wellRatedBatch(ctx);
+}
+
+async function wellRatedBatch(ctx: ReaderContext): Promise<BookSummary[]> {
   const k = HOME_SIZES.recommend;
   const rows = await booksTopped(ctx, sample(await wellRatedIds(ctx), k), k);
   return rows.map((r) => toBookSummary(r, ctx.urls));
@@ -79,6 +95,10 @@ export async function recommendBatch(ctx: ReaderContext): Promise<BookSummary[]>
 
 /** freeRead/v2 and the home section: a uniform draw from the whole catalogue. */
 export async function freeReadBatch(ctx: ReaderContext): Promise<BookSummary[]> {
+  return freeReadDraw(ctx);
+}
+
+async function freeReadDraw(ctx: ReaderContext): Promise<BookSummary[]> {
   return (await randomBooks(ctx.db, HOME_SIZES.freeRead)).map((r) => toBookSummary(r, ctx.urls));
 }
 
@@ -91,6 +111,7 @@ async function topHotBooks(ctx: ReaderContext): Promise<BookSummary[]> {
 
 /** hotBook/v2: a uniform draw from the most viewed pool. */
 export async function hotBookBatch(ctx: ReaderContext): Promise<BookSummary[]> {
+  await syncCatalog(ctx);
   const k = HOME_SIZES.hotBook;
   const rows = await booksTopped(ctx, sample(await hotIds(ctx, k), k), k);
   return rows.map((r) => toBookSummary(r, ctx.urls));
@@ -101,6 +122,11 @@ export async function hotBookBatch(ctx: ReaderContext): Promise<BookSummary[]> {
  * so the list is cached under CATALOG_CACHE_PREFIX, which every book write invalidates.
  */
 export async function categoryList(ctx: ReaderContext): Promise<CategoryItem[]> {
+  await syncCatalog(ctx);
+  return categoryListSynced(ctx);
+}
+
+async function categoryListSynced(ctx: ReaderContext): Promise<CategoryItem[]> {
   const compute = async () => {
     const [counts, covers] = await Promise.all([categoryCounts(ctx.db), categoryCovers(ctx.db)]);
     return counts.filter((c) => c.num > 0).map((c) => toCategoryItem(c, covers.get(c.id) ?? [], ctx.urls));
@@ -113,16 +139,21 @@ export async function categoryList(ctx: ReaderContext): Promise<CategoryItem[]> 
 /** The most searched keyword of the window, from the maintained per-keyword counts (search_stats). */
 async function topSearch(ctx: ReaderContext): Promise<HotSearch> {
   const since = ctx.now() - HOT_WINDOW_MS;
-  const [top] = (await hotKeywordsFromStats(ctx.db, since, 1)) ?? (await topKeywords(ctx.db, since, 1));
+  const [top] = await cached(
+    ctx,
+    'activity:keyword',
+    ACTIVITY_CACHE_TTL_MS,
+    async () => (await hotKeywordsFromStats(ctx.db, since, 1)) ?? (await topKeywords(ctx.db, since, 1)),
+  );
   return top ? { num: top.count, keyword: top.keyword } : { num: 0, keyword: '' };
 }
 
 /** GET /book/hot-search: the 10 most viewed books of the last 30 days, no fill (it is a ranking). */
 export async function hotSearchList(ctx: ReaderContext): Promise<HotSearchItem[]> {
-  const top = await windowViewed(ctx, HOT_SEARCH_LIST);
+  const [top] = await Promise.all([windowViewed(ctx, HOT_SEARCH_LIST), syncCatalog(ctx)]);
   return (
-    await findBooksByIds(
-      ctx.db,
+    await booksByIds(
+      ctx,
       top.map((t) => t.bookId),
     )
   ).map(toHotSearchItem);

@@ -1,4 +1,5 @@
 export * from './book.service.js';
+export { CatalogMemo } from './catalog-memo.js';
 export * from './home.service.js';
 export * from './reader-context.js';
 export { sample } from './sample.js';

@@ -7,7 +7,12 @@ import {
   topViewedBookIds,
   wellRatedBookIds,
 } from '@readlib/data';
-import { HOT_WINDOW_MS, type ReaderContext } from './reader-context.js';
+import { ACTIVITY_CACHE_TTL_MS, cached, HOT_WINDOW_MS, type ReaderContext } from './reader-context.js';
+
+/** Books of the given ids in that order, through the catalogue memo when the context has one. */
+export function booksByIds(ctx: ReaderContext, ids: readonly number[]): Promise<BookRow[]> {
+  return ctx.catalog ? ctx.catalog.booksByIds(ctx.db, ids) : findBooksByIds(ctx.db, [...ids]);
+}
 
 /** How many candidates a pool holds before a batch is drawn from it. */
 export const POOL_SIZE = 100;
@@ -26,14 +31,20 @@ export async function hotIds(ctx: ReaderContext, want: number, poolSize = POOL_S
  * view log is aggregated only when the clock went back before the maintained window.
  */
 export async function windowViewed(ctx: ReaderContext, limit: number) {
-  const since = ctx.now() - HOT_WINDOW_MS;
-  return (await hotBookIdsFromStats(ctx.db, since, limit)) ?? (await topViewedBookIds(ctx.db, since, limit));
+  return cached(ctx, `activity:hot:${limit}`, ACTIVITY_CACHE_TTL_MS, async () => {
+    const since = ctx.now() - HOT_WINDOW_MS;
+    return (
+      (await hotBookIdsFromStats(ctx.db, since, limit)) ?? (await topViewedBookIds(ctx.db, since, limit))
+    );
+  });
 }
 
 /** Well-rated and popular books: the non-personal recommendation pool. */
 export async function wellRatedIds(ctx: ReaderContext, poolSize = POOL_SIZE): Promise<number[]> {
   const [rated, viewed] = await Promise.all([
-    wellRatedBookIds(ctx.db, poolSize),
+    cached(ctx, `activity:rated:${poolSize}`, ACTIVITY_CACHE_TTL_MS, () =>
+      wellRatedBookIds(ctx.db, poolSize),
+    ),
     windowViewed(ctx, poolSize),
   ]);
   return unique([...rated, ...viewed.map((v) => v.bookId)]);
@@ -49,7 +60,7 @@ export async function booksTopped(
   k: number,
   exclude: ReadonlySet<number> = new Set(),
 ): Promise<BookRow[]> {
-  const rows = (await findBooksByIds(ctx.db, ids)).filter((r) => !exclude.has(r.id)).slice(0, k);
+  const rows = (await booksByIds(ctx, ids)).filter((r) => !exclude.has(r.id)).slice(0, k);
   if (rows.length >= k) return rows;
   const taken = new Set([...exclude, ...rows.map((r) => r.id)]);
   return [...rows, ...(await randomBooks(ctx.db, k - rows.length, taken))];

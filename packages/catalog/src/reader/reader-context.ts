@@ -1,7 +1,8 @@
-import type { Database } from '@readlib/data';
+import type { Database, WriteBatcher } from '@readlib/data';
 import type { Kysely } from 'kysely';
 import type { Cache } from '../cache/cache.js';
 import type { PublicUrls } from '../urls.js';
+import type { CatalogMemo } from './catalog-memo.js';
 
 /** What every reader service needs: the database, URL building and a clock tests can move. */
 export interface ReaderContext {
@@ -11,12 +12,48 @@ export interface ReaderContext {
   now: () => number;
   /** derived catalogue data (category counts and covers); none: computed per request */
   cache?: Cache;
+  /** catalogue rows kept in memory, coherent through counters.catalog_version; none: read per request */
+  catalog?: CatalogMemo;
+  /** group commit of the small reader writes; none: each write is its own transaction */
+  writes?: WriteBatcher;
+}
+
+/** Runs a write in the context's next group commit, or alone when the context has no batcher. */
+export function write<T>(ctx: ReaderContext, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  return ctx.writes ? ctx.writes.run(work) : work(ctx.db);
 }
 
 /** Cache keys of data that book writes (create, update, delete, import) change: invalidate this prefix. */
 export const CATALOG_CACHE_PREFIX = 'catalog:';
-/** Bound on staleness where the writer is another process without a shared cache (CLI import). */
+/**
+ * How long catalogue-derived values stay cached at most. Not a staleness bound any more: a book write in
+ * any process moves counters.catalog_version, and CatalogMemo.sync drops them on the next request.
+ */
 export const CATALOG_CACHE_TTL_MS = 60_000;
+
+/**
+ * How long activity rankings (most viewed books of the window, the well-rated pool, the top keyword)
+ * are reused: they aggregate 30 days of activity, so a view or search shows in them within this time
+ * instead of every home page re-reading them (~0.35 ms per home page at 100k books).
+ */
+export const ACTIVITY_CACHE_TTL_MS = 5_000;
+/** How long a user's liked categories (personal recommendations) are reused after being computed. */
+export const AFFINITY_CACHE_TTL_MS = 30_000;
+
+/** `compute()` through the context's cache, or directly without one. */
+export function cached<T>(
+  ctx: ReaderContext,
+  key: string,
+  ttlMs: number,
+  compute: () => Promise<T>,
+): Promise<T> {
+  return ctx.cache ? ctx.cache.wrap(key, ttlMs, compute) : compute();
+}
+
+/** Brings the catalogue caches to the committed catalogue version (no-op without a memo). */
+export async function syncCatalog(ctx: ReaderContext): Promise<void> {
+  await ctx.catalog?.sync(ctx.db, ctx.cache);
+}
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** Window of hot lists and the home hot search (decisions.md §3). */

@@ -16,7 +16,13 @@ import {
 import { toBookSummary } from '../book.mapper.js';
 import { invalid } from '../errors.js';
 import { paging } from '../paging.js';
-import { CATALOG_CACHE_PREFIX, CATALOG_CACHE_TTL_MS, type ReaderContext } from './reader-context.js';
+import {
+  CATALOG_CACHE_PREFIX,
+  CATALOG_CACHE_TTL_MS,
+  type ReaderContext,
+  syncCatalog,
+  write,
+} from './reader-context.js';
 
 const GROUP_MAX = 10;
 
@@ -36,7 +42,7 @@ export async function search(ctx: ReaderContext, input: SearchInput): Promise<Se
     searchFacet(ctx.db, keyword, 'author', GROUP_MAX),
     searchFacet(ctx.db, keyword, 'publisher', GROUP_MAX),
     matchingCategories(ctx, keyword),
-    logSearch(ctx.db, keyword, input.openId ?? null, ctx.now()),
+    write(ctx, (db) => logSearch(db, keyword, input.openId ?? null, ctx.now())),
   ]);
   return {
     author: authors.map((a) => ({ author: a.value })),
@@ -52,6 +58,7 @@ export async function search(ctx: ReaderContext, input: SearchInput): Promise<Se
  * the counts come from the per-category counts every book write invalidates (no count per search).
  */
 async function matchingCategories(ctx: ReaderContext, keyword: string) {
+  await syncCatalog(ctx);
   const counts = () => categoryCounts(ctx.db);
   const [ids, all] = await Promise.all([
     categoryIdsMatching(ctx.db, keyword),

@@ -2,7 +2,7 @@ import type { ShelfEntry, ShelfParam } from '@readlib/contracts';
 import { findUserByOpenId, listShelf, removeShelf, saveShelf } from '@readlib/data';
 import { toShelfEntry } from '../book.mapper.js';
 import { findBook } from './book.service.js';
-import type { ReaderContext } from './reader-context.js';
+import { type ReaderContext, write } from './reader-context.js';
 import { registeredUser } from './user.service.js';
 
 /**
@@ -21,12 +21,12 @@ export async function getShelf(ctx: ReaderContext, openId: string, fileName?: st
 export async function addToShelf(ctx: ReaderContext, p: ShelfParam): Promise<void> {
   const user = await registeredUser(ctx, p.openId);
   const book = await findBook(ctx, p.fileName);
-  await saveShelf(ctx.db, user.id, book.id, ctx.now());
+  await write(ctx, (db) => saveShelf(db, user.id, book.id, ctx.now()));
 }
 
 /** Removing a book that is not on the shelf succeeds. */
 export async function removeFromShelf(ctx: ReaderContext, p: ShelfParam): Promise<void> {
   const user = await registeredUser(ctx, p.openId);
   const book = await findBook(ctx, p.fileName);
-  await removeShelf(ctx.db, user.id, book.id);
+  await write(ctx, (db) => removeShelf(db, user.id, book.id));
 }

@@ -1,17 +1,46 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Book, BookUpdate, Database, NewBook, NewTocEntry, TocEntry } from '../database.js';
 import { bookGrams } from '../search/grams.js';
+import { bumpCatalogVersion } from './catalog-version.repository.js';
 
-/** A book row with its category name: what every book-returning query yields. */
-export type BookRow = Book & { category_name: string };
+/**
+ * A book row with its category name: what every book-returning query yields. Without `grams` (only the
+ * search index reads it): at ~300 characters it was the widest column, and decoding it for every row
+ * of a shelf or a home page was a third of the query's time (bench/, shelf of 10 books: 160 → 100 µs).
+ */
+export type BookRow = Omit<Book, 'grams'> & { category_name: string };
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+const BOOK_COLUMNS = [
+  'books.id',
+  'books.file_name',
+  'books.title',
+  'books.author',
+  'books.publisher',
+  'books.language',
+  'books.category_id',
+  'books.root_file',
+  'books.cover_path',
+  'books.file_path',
+  'books.unzip_path',
+  'books.original_name',
+  'books.url',
+  'books.description',
+  'books.selected',
+  'books.private',
+  'books.cache',
+  'books.have_read',
+  'books.pos',
+  'books.created_at',
+  'books.updated_at',
+] as const satisfies ReadonlyArray<`books.${Exclude<keyof Book, 'grams'>}`>;
 
 export function selectBooks(db: Db) {
   return db
     .selectFrom('books')
     .innerJoin('categories', 'categories.id', 'books.category_id')
-    .selectAll('books')
+    .select(BOOK_COLUMNS)
     .select('categories.name as category_name');
 }
 
@@ -54,6 +83,7 @@ export async function insertBook(db: Kysely<Database>, book: NewBook, toc: NewTo
       .returning('id')
       .executeTakeFirstOrThrow();
     await insertToc(trx, id, toc);
+    await bumpCatalogVersion(trx);
     return (await selectBooks(trx).where('books.id', '=', id).executeTakeFirst())!;
   });
 }
@@ -89,6 +119,7 @@ export async function updateBook(
       .set({ ...patch, ...(textChanged ? { grams: bookGrams(next) } : {}), updated_at: Date.now() })
       .where('id', '=', current.id)
       .execute();
+    await bumpCatalogVersion(trx);
     return findBookByFileName(trx, fileName);
   });
 }
@@ -130,6 +161,7 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
     if (book.pos !== last) {
       await trx.updateTable('books').set({ pos: book.pos }).where('pos', '=', last).execute();
     }
+    await bumpCatalogVersion(trx);
     return book;
   });
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { inTransaction } from '../write-batcher.js';
 import { countSearch } from './activity-stats.repository.js';
 
 export async function logSearch(
@@ -8,7 +9,7 @@ export async function logSearch(
   openId: string | null,
   now = Date.now(),
 ) {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.insertInto('search_log').values({ keyword, open_id: openId, created_at: now }).execute();
     await countSearch(trx, keyword, now);
   });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { inTransaction } from '../write-batcher.js';
 import { countBookView } from './activity-stats.repository.js';
 
 /**
@@ -7,7 +8,7 @@ import { countBookView } from './activity-stats.repository.js';
  * view counts (hot lists), in one transaction.
  */
 export async function recordView(db: Kysely<Database>, userId: number, bookId: number, now = Date.now()) {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.insertInto('views').values({ user_id: userId, book_id: bookId, created_at: now }).execute();
     await trx
       .insertInto('book_readers')

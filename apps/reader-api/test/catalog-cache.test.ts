@@ -1,0 +1,68 @@
+import { ACTIVITY_CACHE_TTL_MS, MemoryCache } from '@readlib/catalog';
+import { deleteBook, insertBook, updateBook } from '@readlib/data';
+import { sampleBook } from '@readlib/data/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dialects, get, type Harness, harness, register, seedBooks, view } from './helpers.js';
+
+// Issue: performance — catalogue rows and lists are cached per process with honest invalidation:
+// a write by any process (here: straight through the data layer, as the admin API, a CLI import or
+// another replica would) moves counters.catalog_version, and the next reader request sees it.
+describe.each(dialects)('catalogue caches of the reader on $name', (dialect) => {
+  let t: Harness;
+  afterEach(async () => t.close());
+
+  const hotTitles = async () =>
+    ((await get(t, '/book/hot-search')).body.data as Array<{ title: string }>).map((b) => b.title);
+
+  it('a book renamed or deleted outside this process is seen by the next request', async () => {
+    t = await harness(dialect);
+    const books = await seedBooks(t, 3);
+    await register(t, 'u1');
+    for (const b of books) await view(t, b.file_name, 'u1');
+    expect(await hotTitles()).toContain(books[0]!.title);
+
+    await updateBook(t.h.db, books[0]!.file_name, { title: 'Renamed elsewhere' });
+    const after = await hotTitles();
+    expect(after).toContain('Renamed elsewhere');
+    expect(after).not.toContain(books[0]!.title);
+
+    await deleteBook(t.h.db, books[1]!.file_name);
+    expect(await hotTitles()).not.toContain(books[1]!.title);
+    const home = (await get(t, '/book/home/v2', { openId: 'u1' })).body.data;
+    const shown = [...home.hotBook, ...home.recommend, ...home.freeRead].map(
+      (b: { title: string }) => b.title,
+    );
+    expect(shown).not.toContain(books[1]!.title);
+  });
+
+  it('a book added outside this process shows in the category list at once (was up to 60 s)', async () => {
+    t = await harness(dialect);
+    await seedBooks(t, 2, { category_id: 1 });
+    const counts = async () =>
+      ((await get(t, '/book/category/list/v2')).body.data as Array<{ category: number; num: number }>).map(
+        (c) => `${c.category}:${c.num}`,
+      );
+    expect(await counts()).toEqual(['1:2']);
+    await insertBook(t.h.db, sampleBook({ category_id: 2 }), []);
+    expect(await counts()).toEqual(['1:2', '2:1']);
+  });
+
+  it('activity rankings are reused for ACTIVITY_CACHE_TTL_MS, then recomputed', async () => {
+    const clock = { now: Date.now() };
+    const cache = new MemoryCache(() => clock.now);
+    t = await harness(dialect, {}, { cache });
+    const [a, b] = await seedBooks(t, 2);
+    await register(t, 'u1');
+    await register(t, 'u2');
+    await view(t, a!.file_name, 'u1');
+    expect(await hotTitles()).toEqual([a!.title]);
+    await view(t, b!.file_name, 'u1');
+    await view(t, b!.file_name, 'u2');
+    // within the TTL the ranking read a moment ago is served again
+    clock.now += ACTIVITY_CACHE_TTL_MS - 1;
+    expect(await hotTitles()).toEqual([a!.title]);
+    clock.now += 1;
+    expect(await hotTitles()).toEqual([b!.title, a!.title]);
+    await cache.close();
+  });
+});
