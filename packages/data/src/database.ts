@@ -156,6 +156,16 @@ export interface StatCutsTable {
   upto: Millis;
 }
 
+/** Distinct author / publisher values with their book counts: the index of the search facets. */
+export interface BookValuesTable {
+  id: Generated<number>;
+  field: 'author' | 'publisher';
+  value: string;
+  books: number;
+  /** grams of the value (valueGrams), for 1-2 character keywords */
+  grams: string;
+}
+
 export interface Database {
   categories: CategoriesTable;
   counters: CountersTable;
@@ -172,6 +182,7 @@ export interface Database {
   book_stats: BookStatsTable;
   search_stats: SearchStatsTable;
   stat_cuts: StatCutsTable;
+  book_values: BookValuesTable;
 }
 
 export type Category = Selectable<CategoriesTable>;

@@ -10,7 +10,8 @@ export class MigrationError extends Error {
  * them across every schema of the database, and a second schema in the same database (tests, tenants)
  * would be mistaken for this one.
  */
-function migrator(db: Kysely<any>, schema?: string): Migrator {
+/** The Migrator of this package's migrations (tests step through them). */
+export function migrator(db: Kysely<any>, schema?: string): Migrator {
   return new Migrator({
     db,
     provider: migrationProvider,

@@ -4,9 +4,11 @@ import {
   type DbHandle,
   MigrationError,
   migrateToLatest,
+  migrator,
   schemaState,
+  searchFacet,
 } from '../src/index.js';
-import { testDialects } from '../src/testing/index.js';
+import { sampleBook, testDialects } from '../src/testing/index.js';
 
 const dialects = await testDialects();
 
@@ -35,5 +37,25 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     await h.db.deleteFrom('kysely_migration' as never).execute();
     expect((await schemaState(h.db, schema())).state).toBe('empty');
     await expect(assertSchemaCurrent(h.db, schema())).rejects.toThrow(/pnpm cli migrate/);
+  });
+
+  it('fills the facet values from the books already there (2026-11-22T1600-book-values)', async () => {
+    const m = migrator(h.db, schema());
+    const down = await m.migrateDown();
+    expect(down.error).toBeUndefined();
+    expect(down.results?.[0]?.migrationName).toBe('2026-11-22T1600-book-values');
+    const now = Date.now();
+    const rows = ['Ann Leckie', 'Ann Leckie', 'N. K. Jemisin'].map((author, i) => ({
+      ...sampleBook({ author, publisher: i === 2 ? 'Orbit' : '' }),
+      pos: i + 1,
+      grams: '',
+      created_at: now,
+      updated_at: now,
+    }));
+    await h.db.insertInto('books').values(rows).execute();
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+    expect(await searchFacet(h.db, 'ann', 'author')).toEqual([{ value: 'Ann Leckie', n: 2 }]);
+    expect(await searchFacet(h.db, 'je', 'author')).toEqual([{ value: 'N. K. Jemisin', n: 1 }]);
+    expect(await searchFacet(h.db, 'orb', 'publisher')).toEqual([{ value: 'Orbit', n: 1 }]);
   });
 });

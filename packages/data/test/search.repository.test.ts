@@ -147,9 +147,42 @@ describe.each(dialects)('search repository on $name', (dialect) => {
     expect(await titles('ka')).toEqual([]);
   });
 
+  it('keeps the facet values in step with inserts, updates and deletes (book_values)', async () => {
+    const facet = async (kw: string, field: 'author' | 'publisher' = 'author') =>
+      (await searchFacet(h.db, kw, field)).map((f) => `${f.value}:${f.n}`);
+    const a = await insertBook(h.db, sampleBook({ author: 'Ursula Le Guin', publisher: 'Ace Books' }), []);
+    const b = await insertBook(h.db, sampleBook({ author: 'Ursula Le Guin', publisher: 'Gollancz' }), []);
+    expect(await facet('ursula')).toEqual(['Ursula Le Guin:2']);
+    expect(await facet('ace', 'publisher')).toEqual(['Ace Books:2']);
+    expect(await facet('gu')).toEqual(['Ursula Le Guin:2']);
+    await updateBook(h.db, b.file_name, { author: 'Ursula K. Le Guin' });
+    expect(await facet('ursula')).toEqual(['Ursula K. Le Guin:1', 'Ursula Le Guin:1']);
+    await deleteBook(h.db, a.file_name);
+    expect(await facet('ursula')).toEqual(['Ursula K. Le Guin:1']);
+    expect(await facet('ace', 'publisher')).toEqual(['Ace Books:1']);
+    await deleteBook(h.db, b.file_name);
+    expect(await facet('ursula')).toEqual([]);
+    expect(await facet('gollancz', 'publisher')).toEqual([]);
+  });
+
+  it('counts every matching book of a value, beyond any number of matches', async () => {
+    // the earlier design grouped only the first 5,000 matching books; the value table has no such cap
+    const rows = await h.db
+      .selectFrom('books')
+      .select(['author', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('author', '<>', '')
+      .groupBy('author')
+      .execute();
+    for (const r of rows) {
+      const hit = (await searchFacet(h.db, r.author, 'author', 100)).find((f) => f.value === r.author);
+      expect(hit?.n, r.author).toBe(Number(r.n));
+    }
+  });
+
   it('treats LIKE and FTS syntax in keywords as plain text', async () => {
     for (const kw of ['%', '_', '"', "' OR 1=1 --", 'a"b', 'NEAR(a b)', '*', '\\']) {
       await expect(searchBooks(h.db, kw, page)).resolves.toBeInstanceOf(Array);
+      await expect(searchFacet(h.db, kw, 'author')).resolves.toBeInstanceOf(Array);
     }
     expect(await titles('%')).toEqual([]);
   });

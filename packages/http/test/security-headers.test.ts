@@ -4,7 +4,10 @@ import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
 import { helmetHeaders } from '../src/security-headers.js';
 
-const OPTIONS = { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } } as const;
+const OPTIONS = {
+  contentSecurityPolicy: false,
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+} as const;
 
 /** What helmet's own middleware puts on a real Node response, for comparison. */
 async function helmetOnRealResponse(): Promise<Record<string, string>> {

@@ -13,11 +13,20 @@ import {
 } from '@readlib/data';
 import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
 import { notFound } from '../errors.js';
-import { type ReaderContext, write } from './reader-context.js';
+import { type ReaderContext, syncCatalog, write } from './reader-context.js';
 import { registeredUser } from './user.service.js';
 
+/** The book of a reader request, through the catalogue memo (synced here) when the context has one. */
 export async function findBook(ctx: ReaderContext, fileName: string): Promise<BookRow> {
-  const book = await findBookByFileName(ctx.db, fileName);
+  await syncCatalog(ctx);
+  return findBookSynced(ctx, fileName);
+}
+
+/** findBook for a caller that synced the catalogue memo in this request already. */
+export async function findBookSynced(ctx: ReaderContext, fileName: string): Promise<BookRow> {
+  const book = ctx.catalog
+    ? await ctx.catalog.bookByFileName(ctx.db, fileName)
+    : await findBookByFileName(ctx.db, fileName);
   if (!book) throw notFound('book');
   return book;
 }
@@ -27,8 +36,10 @@ export async function findBook(ctx: ReaderContext, fileName: string): Promise<Bo
  * An unknown openId is served like an anonymous caller: reading needs no registration.
  */
 export async function bookDetail(ctx: ReaderContext, fileName: string, openId?: string): Promise<BookDetail> {
-  const book = await findBook(ctx, fileName);
-  const user = openId ? await findUserByOpenId(ctx.db, openId) : undefined;
+  const [book, user] = await Promise.all([
+    findBook(ctx, fileName),
+    openId ? findUserByOpenId(ctx.db, openId) : undefined,
+  ]);
   if (user) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
   return detailOf(ctx, book, user?.id);
 }

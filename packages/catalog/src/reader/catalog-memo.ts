@@ -3,6 +3,7 @@ import {
   bookIdsInCategories,
   catalogVersion,
   type Database,
+  findBookByFileName,
   findBooksByIds,
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
@@ -23,6 +24,7 @@ export class CatalogMemo {
   private generation = 0;
   private syncing: Promise<void> | undefined;
   private readonly books = new Map<number, BookRow>();
+  private readonly idsByFileName = new Map<string, number>();
   private readonly newest = new Map<number, { per: number; ids: number[] }>();
 
   constructor(private readonly maxBooks = 20_000) {}
@@ -41,6 +43,7 @@ export class CatalogMemo {
     this.version = version;
     this.generation++;
     this.books.clear();
+    this.idsByFileName.clear();
     this.newest.clear();
     await cache?.invalidate(CATALOG_CACHE_PREFIX);
   }
@@ -57,6 +60,17 @@ export class CatalogMemo {
       return ids.flatMap((id) => this.books.get(id) ?? fetched.get(id) ?? []);
     }
     return ids.map((id) => this.books.get(id)!);
+  }
+
+  /** The book with this file name (unknown names are read every time: they are not kept). */
+  async bookByFileName(db: Kysely<Database>, fileName: string): Promise<BookRow | undefined> {
+    const id = this.idsByFileName.get(fileName);
+    const hit = id === undefined ? undefined : this.books.get(id);
+    if (hit) return hit;
+    const generation = this.generation;
+    const row = await findBookByFileName(db, fileName);
+    if (row && generation === this.generation) this.remember(row);
+    return row;
   }
 
   /** The newest `perCategory` book ids of each category, concatenated in the order given. */
@@ -80,7 +94,12 @@ export class CatalogMemo {
 
   private remember(row: BookRow): void {
     // oldest entries go first: a bound on memory, not a recency policy (hot books come back at once)
-    if (this.books.size >= this.maxBooks) this.books.delete(this.books.keys().next().value!);
+    if (this.books.size >= this.maxBooks) {
+      const oldest = this.books.values().next().value!;
+      this.books.delete(oldest.id);
+      this.idsByFileName.delete(oldest.file_name);
+    }
     this.books.set(row.id, row);
+    this.idsByFileName.set(row.file_name, row.id);
   }
 }

@@ -13,7 +13,6 @@ import {
   countShelf,
   findUserByOpenId,
   hotKeywordsFromStats,
-  listShelf,
   randomBooks,
   shelfBookIds,
   topKeywords,
@@ -32,6 +31,7 @@ import {
   syncCatalog,
 } from './reader-context.js';
 import { sample } from './sample.js';
+import { shelfRows } from './shelf.service.js';
 
 /** Sizes of the home sections; the "another batch" endpoints answer the same sizes (they refill a section). */
 export const HOME_SIZES = { shelf: 3, recommend: 3, freeRead: 4, hotBook: 4 } as const;
@@ -42,7 +42,7 @@ const PER_CATEGORY_POOL = 200;
 export async function getHome(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeData> {
   const [user] = await Promise.all([findUserByOpenId(ctx.db, openId), syncCatalog(ctx)]);
   const [shelf, shelfCount, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([
-    user ? listShelf(ctx.db, user.id, { limit: HOME_SIZES.shelf }) : [],
+    user ? shelfRows(ctx, user, { limit: HOME_SIZES.shelf }) : [],
     user ? countShelf(ctx.db, user.id) : 0,
     user ? recommendFor(ctx, user.id) : wellRatedBatch(ctx),
     freeReadDraw(ctx),

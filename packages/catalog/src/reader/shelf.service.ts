@@ -1,8 +1,17 @@
 import type { ShelfEntry, ShelfParam } from '@readlib/contracts';
-import { findUserByOpenId, listShelf, removeShelf, saveShelf } from '@readlib/data';
+import {
+  findUserByOpenId,
+  listShelf,
+  removeShelf,
+  type ShelfRow,
+  saveShelf,
+  shelfEntries,
+  type User,
+} from '@readlib/data';
 import { toShelfEntry } from '../book.mapper.js';
-import { findBook } from './book.service.js';
-import { type ReaderContext, write } from './reader-context.js';
+import { findBook, findBookSynced } from './book.service.js';
+import { booksByIds } from './pools.js';
+import { type ReaderContext, syncCatalog, write } from './reader-context.js';
 import { registeredUser } from './user.service.js';
 
 /**
@@ -10,11 +19,40 @@ import { registeredUser } from './user.service.js';
  * An unregistered openId has an empty shelf; an unknown fileName is error_code 1.
  */
 export async function getShelf(ctx: ReaderContext, openId: string, fileName?: string): Promise<ShelfEntry[]> {
-  const book = fileName ? await findBook(ctx, fileName) : undefined;
-  const user = await findUserByOpenId(ctx.db, openId);
+  await syncCatalog(ctx);
+  const [book, user] = await Promise.all([
+    fileName ? findBookSynced(ctx, fileName) : undefined,
+    findUserByOpenId(ctx.db, openId),
+  ]);
   if (!user) return [];
-  const rows = await listShelf(ctx.db, user.id, book ? { bookId: book.id } : {});
+  const rows = await shelfRows(ctx, user, book ? { bookId: book.id } : {});
   return rows.map((r) => toShelfEntry(r, ctx.urls));
+}
+
+/**
+ * The user's shelf with its books, newest first. With a catalogue memo (synced by the caller) only the
+ * entries are read and the books come from it: a shelf of ten books read in one join cost ~0.2 ms at
+ * 100k books, mostly decoding the same book rows again.
+ */
+export async function shelfRows(
+  ctx: ReaderContext,
+  user: User,
+  opts: { bookId?: number; limit?: number } = {},
+): Promise<ShelfRow[]> {
+  if (!ctx.catalog) return listShelf(ctx.db, user.id, opts);
+  const entries = await shelfEntries(ctx.db, user.id, opts);
+  const books = new Map(
+    (
+      await booksByIds(
+        ctx,
+        entries.map((e) => e.book_id),
+      )
+    ).map((b) => [b.id, b]),
+  );
+  return entries.flatMap((e) => {
+    const book = books.get(e.book_id);
+    return book ? [{ ...book, open_id: user.open_id, shelved_at: e.created_at }] : [];
+  });
 }
 
 /** Idempotent: a book is on a shelf at most once. */

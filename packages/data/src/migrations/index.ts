@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './2026-11-22T1000-initial.js';
 import * as activityStats from './2026-11-22T1200-activity-stats.js';
 import * as readPaths from './2026-11-22T1400-read-paths.js';
+import * as bookValues from './2026-11-22T1600-book-values.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T1000-initial': initial,
   '2026-11-22T1200-activity-stats': activityStats,
   '2026-11-22T1400-read-paths': readPaths,
+  '2026-11-22T1600-book-values': bookValues,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

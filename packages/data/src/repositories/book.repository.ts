@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Book, BookUpdate, Database, NewBook, NewTocEntry, TocEntry } from '../database.js';
 import { bookGrams } from '../search/grams.js';
+import { countBookValues } from './book-values.repository.js';
 import { bumpCatalogVersion } from './catalog-version.repository.js';
 
 /**
@@ -83,6 +84,7 @@ export async function insertBook(db: Kysely<Database>, book: NewBook, toc: NewTo
       .returning('id')
       .executeTakeFirstOrThrow();
     await insertToc(trx, id, toc);
+    await countBookValues(trx, undefined, book);
     await bumpCatalogVersion(trx);
     return (await selectBooks(trx).where('books.id', '=', id).executeTakeFirst())!;
   });
@@ -119,6 +121,7 @@ export async function updateBook(
       .set({ ...patch, ...(textChanged ? { grams: bookGrams(next) } : {}), updated_at: Date.now() })
       .where('id', '=', current.id)
       .execute();
+    await countBookValues(trx, current, next);
     await bumpCatalogVersion(trx);
     return findBookByFileName(trx, fileName);
   });
@@ -161,6 +164,7 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
     if (book.pos !== last) {
       await trx.updateTable('books').set({ pos: book.pos }).where('pos', '=', last).execute();
     }
+    await countBookValues(trx, book, undefined);
     await bumpCatalogVersion(trx);
     return book;
   });

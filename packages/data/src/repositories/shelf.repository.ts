@@ -46,6 +46,19 @@ export async function listShelf(
   return (await q.execute()) as ShelfRow[];
 }
 
+/** The user's shelf entries newest first (book ids and times only: callers may hold the book rows). */
+export async function shelfEntries(
+  db: Kysely<Database>,
+  userId: number,
+  opts: { bookId?: number; limit?: number } = {},
+): Promise<Array<{ book_id: number; created_at: number }>> {
+  let q = db.selectFrom('shelf_entries').select(['book_id', 'created_at']).where('user_id', '=', userId);
+  if (opts.bookId !== undefined) q = q.where('book_id', '=', opts.bookId);
+  q = q.orderBy('created_at', 'desc').orderBy('id', 'desc');
+  if (opts.limit !== undefined) q = q.limit(opts.limit);
+  return (await q.execute()).map((r) => ({ book_id: r.book_id, created_at: Number(r.created_at) }));
+}
+
 export async function countShelf(db: Kysely<Database>, userId?: number): Promise<number> {
   let q = db.selectFrom('shelf_entries').select((eb) => eb.fn.countAll<number>().as('n'));
   if (userId !== undefined) q = q.where('user_id', '=', userId);

@@ -28,6 +28,13 @@ function fieldGrams(field: GramField, text: string, out: Set<string>): void {
   }
 }
 
+/** The grams of one author or publisher value (the facet index), tokens as in bookGrams. */
+export function valueGrams(field: 'author' | 'publisher', value: string): string {
+  const out = new Set<string>();
+  fieldGrams(field === 'author' ? 'a' : 'p', value, out);
+  return [...out].join(' ');
+}
+
 export function bookGrams(book: { title: string; author: string; publisher: string }): string {
   const out = new Set<string>();
   fieldGrams('t', book.title, out);

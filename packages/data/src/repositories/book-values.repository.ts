@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../database.js';
+import { valueGrams } from '../search/grams.js';
+
+export type ValueField = 'author' | 'publisher';
+const FIELDS: readonly ValueField[] = ['author', 'publisher'];
+
+/** One more (+1) or one fewer (-1) book with this value; a value with no book left is removed. */
+async function countValue(trx: Kysely<Database>, field: ValueField, value: string, delta: 1 | -1) {
+  if (value === '') return;
+  if (delta === 1) {
+    await trx
+      .insertInto('book_values')
+      .values({ field, value, books: 1, grams: valueGrams(field, value) })
+      .onConflict((oc) =>
+        oc.columns(['field', 'value']).doUpdateSet((eb) => ({ books: eb('book_values.books', '+', 1) })),
+      )
+      .execute();
+    return;
+  }
+  await trx
+    .updateTable('book_values')
+    .set((eb) => ({ books: eb('books', '-', 1) }))
+    .where('field', '=', field)
+    .where('value', '=', value)
+    .execute();
+  await trx
+    .deleteFrom('book_values')
+    .where('field', '=', field)
+    .where('value', '=', value)
+    .where('books', '<=', 0)
+    .execute();
+}
+
+type Values = { author: string; publisher: string };
+
+/**
+ * Part of the transaction of a book insert (before undefined), update or delete (after undefined):
+ * the facet counts follow the book's author and publisher.
+ */
+export async function countBookValues(trx: Kysely<Database>, before?: Values, after?: Values) {
+  for (const field of FIELDS) {
+    if (before?.[field] === after?.[field]) continue;
+    if (before) await countValue(trx, field, before[field], -1);
+    if (after) await countValue(trx, field, after[field], 1);
+  }
+}
+
+/** Recomputes the table from the books (bulk loads that bypass insertBook: the benchmark seed). */
+export async function rebuildBookValues(db: Kysely<Database>): Promise<void> {
+  await db.deleteFrom('book_values').execute();
+  for (const field of FIELDS) {
+    const rows = await db
+      .selectFrom('books')
+      .select([`${field} as value`, (eb) => eb.fn.countAll<number>().as('n')])
+      .where(field, '<>', '')
+      .groupBy(field)
+      .execute();
+    for (let i = 0; i < rows.length; i += 500) {
+      const batch = rows.slice(i, i + 500).map((r) => ({
+        field,
+        value: String(r.value),
+        books: Number(r.n),
+        grams: valueGrams(field, String(r.value)),
+      }));
+      await db.insertInto('book_values').values(batch).execute();
+    }
+  }
+}
