@@ -68,6 +68,8 @@ export async function up(db: Kysely<any>): Promise<void> {
         .execute();
     }
   }
+  // planner statistics for the new table (PostgreSQL chose a sequential scan over the values without them)
+  await sql`analyze book_values`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

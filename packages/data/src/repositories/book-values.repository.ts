@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { valueGrams } from '../search/grams.js';
 
@@ -66,4 +66,5 @@ export async function rebuildBookValues(db: Kysely<Database>): Promise<void> {
       await db.insertInto('book_values').values(batch).execute();
     }
   }
+  await sql`analyze book_values`.execute(db);
 }
