@@ -147,6 +147,32 @@ describe.each(dialects)('search repository on $name', (dialect) => {
     expect(await titles('ka')).toEqual([]);
   });
 
+  it('pages many matches in id order, title matches first, for common and rare keywords alike', async () => {
+    // on PostgreSQL a page that fills within the first books read in id order takes the bounded walk,
+    // a rarer keyword the match set: both must give the same pages
+    const made = [];
+    for (let i = 0; i < 30; i++) {
+      const title = i % 3 === 0 ? `Quokka tale ${i}` : `Untitled ${i}`;
+      made.push(
+        await insertBook(
+          h.db,
+          sampleBook({ title, author: i % 3 === 0 ? 'A. N. Other' : 'Quokka Press' }),
+          [],
+        ),
+      );
+    }
+    const titledFirst = [...made.filter((_, i) => i % 3 === 0), ...made.filter((_, i) => i % 3 !== 0)].map(
+      (b) => b.file_name,
+    );
+    for (const kw of ['quokka', 'qu']) {
+      const pages = [];
+      for (let offset = 0; offset < 30; offset += 7)
+        pages.push(...(await searchBooks(h.db, kw, { offset, limit: 7 })).map((b) => b.file_name));
+      expect(pages, kw).toEqual(titledFirst);
+    }
+    for (const b of made) await deleteBook(h.db, b.file_name);
+  });
+
   it('keeps the facet values in step with inserts, updates and deletes (book_values)', async () => {
     const facet = async (kw: string, field: 'author' | 'publisher' = 'author') =>
       (await searchFacet(h.db, kw, field)).map((f) => `${f.value}:${f.n}`);
