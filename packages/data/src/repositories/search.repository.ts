@@ -93,49 +93,57 @@ function matchIdsPage(
   }
   const union = sql.join(parts, sql` union `);
   const notTitle = opts.notTitle ? sql`where id not in ${matchingIds(db, keyword, ['title'])}` : sql``;
-  // PostgreSQL: a materialised match set keeps the planner from walking the primary key in id order and
-  // testing every book against the match (it expects the LIMIT to stop early; for a keyword with few
-  // or no matches it read all 100k books: 0.4-1 s)
-  const materialized = dialectOf(db) === 'postgres' ? sql`materialized ` : sql``;
   return sql<{
     id: number;
-  }>`with m as ${materialized}(${union}) select id from m ${notTitle} order by id limit ${opts.limit} offset ${opts.offset}`;
+  }>`select id from (${union}) m ${notTitle} order by id limit ${opts.limit} offset ${opts.offset}`;
 }
 
-/** PostgreSQL: the match of matchingIds as a condition on a books row (plus categories, minus titles). */
-function pgMatchCondition(
-  keyword: string,
-  fields: SearchField[],
-  categoryIds: number[],
-  notTitle: boolean,
-): Expression<SqlBool> {
+/** PostgreSQL: "the keyword is in one of these fields" as a condition on a books row. */
+function pgFieldMatch(keyword: string, fields: SearchField[]): Expression<SqlBool> {
   const kw = normalizeText(keyword);
-  const on = (fs: SearchField[]) => {
-    if (isShortKeyword(kw)) {
-      const tokens = fs.map((f) => gramToken(GRAM[f], kw));
-      return sql`string_to_array(grams, ' ') && ${sql.val(tokens)}::text[]`;
-    }
-    const pattern = `%${escapeLike(keyword)}%`;
-    return sql`(${sql.join(
-      fs.map((f) => sql`${sql.ref(f)} ilike ${pattern}`),
-      sql` or `,
-    )})`;
-  };
-  const inCategory = categoryIds.length > 0 ? sql` or category_id in (${sql.join(categoryIds)})` : sql``;
-  const exceptTitle = notTitle ? sql` and not ${on(['title'])}` : sql``;
-  return sql<SqlBool>`((${on(fields)}${inCategory})${exceptTitle})`;
+  if (isShortKeyword(kw)) {
+    const tokens = fields.map((f) => gramToken(GRAM[f], kw));
+    return sql<SqlBool>`string_to_array(grams, ' ') && ${sql.val(tokens)}::text[]`;
+  }
+  const pattern = `%${escapeLike(keyword)}%`;
+  return sql<SqlBool>`(${sql.join(
+    fields.map((f) => sql`${sql.ref(f)} ilike ${pattern}`),
+    sql` or `,
+  )})`;
 }
 
 /** Books read in id order before a PostgreSQL page gives up walking and reads the match set instead. */
 const PG_WALK_MIN = 2000;
 
 /**
- * One page of matching ids. SQLite: matchIdsPage. PostgreSQL cannot tell from its statistics whether a
- * substring is common: walking the primary key in id order is fastest when it is (the page fills within
- * a few hundred books) and reads the whole table when it is rare, and the materialised match set is the
- * reverse (a common substring of 100k books: 80-160 ms). So the walk goes first, bounded to 100 books per
- * wanted id (every keyword matching at least 1% of the books is served by it), then the match set.
+ * PostgreSQL: one page of the ids of the books satisfying `cond`, in id order. The planner cannot tell
+ * from its statistics whether a substring is common: walking the primary key in id order is fastest
+ * when it is (the page fills within a few hundred books) and reads the whole table when it is rare (a
+ * two-character name of 44 books: 53k books read, 0.2 s), and the match set is the reverse (a common
+ * substring at 100k books: 80-160 ms). So the walk goes first, bounded to 100 books per wanted id
+ * (enough for any condition true of 1% of the books), then the materialised match set.
  */
+async function pgPageIds(
+  db: Kysely<Database>,
+  cond: Expression<SqlBool>,
+  page: { offset: number; limit: number },
+): Promise<number[]> {
+  const ids = async (q: { execute(db: Kysely<Database>): Promise<{ rows: Array<{ id: number }> }> }) =>
+    (await q.execute(db)).rows.map((r) => Number(r.id));
+  const want = page.offset + page.limit;
+  const budget = Math.max(PG_WALK_MIN, want * 100);
+  const walked = await ids(
+    sql<{ id: number }>`select id from (select id, ${cond} as hit from books order by id limit ${budget}) w
+      where hit order by id limit ${want}`,
+  );
+  if (walked.length === want) return walked.slice(page.offset);
+  return ids(
+    sql<{ id: number }>`with m as materialized (select id from books where ${cond})
+      select id from m order by id limit ${page.limit} offset ${page.offset}`,
+  );
+}
+
+/** One page of matching ids: SQLite reads its FTS tables (matchIdsPage), PostgreSQL pgPageIds. */
 async function pageIds(
   db: Kysely<Database>,
   keyword: string,
@@ -143,19 +151,13 @@ async function pageIds(
   categoryIds: number[],
   opts: { offset: number; limit: number; notTitle?: boolean },
 ): Promise<number[]> {
-  const ids = (q: { execute(db: Kysely<Database>): Promise<{ rows: Array<{ id: number }> }> }) =>
-    q.execute(db).then((r) => r.rows.map((x) => Number(x.id)));
   if (dialectOf(db) === 'postgres') {
-    const want = opts.offset + opts.limit;
-    const budget = Math.max(PG_WALK_MIN, want * 100);
-    const cond = pgMatchCondition(keyword, fields, categoryIds, opts.notTitle ?? false);
-    const walked = await ids(
-      sql<{ id: number }>`select id from (select id, ${cond} as hit from books order by id limit ${budget}) w
-        where hit order by id limit ${want}`,
-    );
-    if (walked.length === want) return walked.slice(opts.offset);
+    const inCategory = categoryIds.length > 0 ? sql` or category_id in (${sql.join(categoryIds)})` : sql``;
+    const exceptTitle = opts.notTitle ? sql` and not ${pgFieldMatch(keyword, ['title'])}` : sql``;
+    return pgPageIds(db, sql<SqlBool>`((${pgFieldMatch(keyword, fields)}${inCategory})${exceptTitle})`, opts);
   }
-  return ids(matchIdsPage(db, keyword, fields, categoryIds, opts));
+  const rows = await matchIdsPage(db, keyword, fields, categoryIds, opts).execute(db);
+  return rows.rows.map((r) => Number(r.id));
 }
 
 /** Books matching the keyword in title, author, publisher or category name; title matches first. */
@@ -253,6 +255,16 @@ export async function searchList(
   filter: SearchListFilter,
   page: { offset: number; limit: number },
 ): Promise<BookRow[]> {
+  if (dialectOf(db) === 'postgres') {
+    const conds: Expression<SqlBool>[] = [];
+    if (filter.author) conds.push(pgFieldMatch(filter.author, ['author']));
+    if (filter.publisher) conds.push(pgFieldMatch(filter.publisher, ['publisher']));
+    if (filter.category !== undefined)
+      conds.push(sql<SqlBool>`category_id in (select id from categories where name = ${filter.category})`);
+    if (filter.categoryId !== undefined) conds.push(sql<SqlBool>`category_id = ${filter.categoryId}`);
+    const cond = conds.length > 0 ? sql<SqlBool>`(${sql.join(conds, sql` and `)})` : sql<SqlBool>`true`;
+    return findBooksByIds(db, await pgPageIds(db, cond, page));
+  }
   let q = selectBooks(db);
   if (filter.author) q = q.where('books.id', 'in', matchingIds(db, filter.author, ['author']));
   if (filter.publisher) q = q.where('books.id', 'in', matchingIds(db, filter.publisher, ['publisher']));
