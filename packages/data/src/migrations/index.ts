@@ -3,6 +3,7 @@ import * as initial from './2026-11-22T1000-initial.js';
 import * as activityStats from './2026-11-22T1200-activity-stats.js';
 import * as readPaths from './2026-11-22T1400-read-paths.js';
 import * as bookValues from './2026-11-22T1600-book-values.js';
+import * as leanViewWrites from './2026-11-22T1800-lean-view-writes.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T1200-activity-stats': activityStats,
   '2026-11-22T1400-read-paths': readPaths,
   '2026-11-22T1600-book-values': bookValues,
+  '2026-11-22T1800-lean-view-writes': leanViewWrites,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
