@@ -52,11 +52,18 @@ function sqliteSink(file: string): Sink {
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -1000000');
   db.pragma('temp_store = MEMORY');
-  // FTS is rebuilt once at the end of the books instead of row by row through the insert trigger
-  const trigger = db
-    .prepare(`select sql from sqlite_master where type = 'trigger' and name = 'books_ai'`)
-    .get() as { sql: string } | undefined;
-  if (trigger) db.exec('drop trigger books_ai');
+  // the FTS tables over books are rebuilt once after the books instead of row by row by the triggers
+  const triggers = db
+    .prepare(
+      `select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'books' and sql like '%after insert%'`,
+    )
+    .all() as Array<{ name: string; sql: string }>;
+  for (const t of triggers) db.exec(`drop trigger ${t.name}`);
+  const ftsTables = (
+    db
+      .prepare(`select name from sqlite_master where type = 'table' and sql like '%fts5(%content=''books''%'`)
+      .all() as Array<{ name: string }>
+  ).map((t) => t.name);
   return {
     dialect: 'sqlite',
     async insert(table, columns, rows) {
@@ -84,9 +91,8 @@ function sqliteSink(file: string): Sink {
       db.exec(sql);
     },
     async afterBooks() {
-      db.exec(`insert into book_fts(book_fts) values('rebuild')`);
-      db.exec(`insert into book_grams(book_grams) values('rebuild')`);
-      if (trigger) db.exec(trigger.sql);
+      for (const t of ftsTables) db.exec(`insert into ${t}(${t}) values('rebuild')`);
+      for (const t of triggers) db.exec(t.sql);
     },
     async finish() {
       db.exec('analyze');

@@ -42,8 +42,7 @@ export function matchingIds(
     const ors = fields.map((f) => sql`${sql.ref(f)} ilike ${pattern}`);
     return sql`(select id from books where ${sql.join(ors, sql` or `)}${limit})`;
   }
-  const cols = fields.length === 3 ? '' : `{${fields.join(' ')}} : `;
-  return sql`(select rowid from book_fts where book_fts match ${cols + ftsPhrase(keyword)}${limit})`;
+  return sql`(${ftsMatch(keyword, fields)}${limit})`;
 }
 
 /** SQLite: `select rowid as id from <fts table> where <match>` for the keyword in the given fields. */
@@ -52,6 +51,10 @@ function ftsMatch(keyword: string, fields: SearchField[]) {
   if (isShortKeyword(kw)) {
     const tokens = fields.map((f) => gramToken(GRAM[f], kw));
     return sql`select rowid as id from book_grams where book_grams match ${tokens.join(' OR ')}`;
+  }
+  // titles alone have their own index: in book_fts a title match walks the postings of every column
+  if (fields.length === 1 && fields[0] === 'title') {
+    return sql`select rowid as id from book_title_fts where book_title_fts match ${ftsPhrase(keyword)}`;
   }
   const cols = fields.length === 3 ? '' : `{${fields.join(' ')}} : `;
   return sql`select rowid as id from book_fts where book_fts match ${cols + ftsPhrase(keyword)}`;
