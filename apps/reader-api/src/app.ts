@@ -44,16 +44,17 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
     cache: deps.cache,
     poolStats: () => poolStats(deps.db),
   });
+  const writes = new WriteBatcher(deps.db);
   const ctx: ReaderContext = {
     db: deps.db,
     urls: new PublicUrls(config.publicBaseUrl),
     now: deps.now ?? Date.now,
     cache: app.cache,
     catalog: new CatalogMemo(),
-    writes: new WriteBatcher(deps.db),
+    writes,
   };
   // requests await their writes, so this only matters for a write whose caller went away
-  app.addHook('onClose', () => ctx.writes!.drain());
+  app.addHook('onClose', () => writes.drain());
   const opts: RouteOptions = { ctx, config, fetch: deps.fetch ?? globalThis.fetch };
   for (const routes of [homeRoutes, searchRoutes, bookRoutes, shelfRoutes, userRoutes, openIdRoutes]) {
     await app.register(routes, opts);

@@ -13,7 +13,7 @@ import { CATALOG_CACHE_PREFIX } from './reader-context.js';
 /**
  * Catalogue rows one reader process keeps in memory: books by id and the newest books per category,
  * which only book writes change, while home pages and batches read the same few hundred of them over
- * and over (at 100k books a home page spent ~0.6 ms of its ~2 ms fetching 14 book rows and three
+ * and over (at 100k books, 0.9 ms of the 1.7 ms a home page spent in SQL went to 14 book rows and three
  * category pools). Everything here, and the shared cache's `catalog:` keys, belongs to one
  * `counters.catalog_version`: `sync` reads it (one indexed row) and drops everything when it moved,
  * so a change committed by any process (admin API, CLI import, another replica) is seen by the next

@@ -45,7 +45,7 @@ export async function getHome(ctx: ReaderContext, openId: string, banner: Banner
     user ? shelfRows(ctx, user, { limit: HOME_SIZES.shelf }) : [],
     user ? countShelf(ctx.db, user.id) : 0,
     user ? recommendFor(ctx, user.id) : wellRatedBatch(ctx),
-    freeReadDraw(ctx),
+    freeReadBatch(ctx),
     topHotBooks(ctx),
     categoryListSynced(ctx),
     topSearch(ctx),
@@ -95,10 +95,6 @@ async function wellRatedBatch(ctx: ReaderContext): Promise<BookSummary[]> {
 
 /** freeRead/v2 and the home section: a uniform draw from the whole catalogue. */
 export async function freeReadBatch(ctx: ReaderContext): Promise<BookSummary[]> {
-  return freeReadDraw(ctx);
-}
-
-async function freeReadDraw(ctx: ReaderContext): Promise<BookSummary[]> {
   return (await randomBooks(ctx.db, HOME_SIZES.freeRead)).map((r) => toBookSummary(r, ctx.urls));
 }
 

@@ -17,32 +17,14 @@ function ftsPhrase(s: string): string {
 }
 
 /**
- * Book ids whose fields contain the keyword as a substring, case-insensitively, always through an
- * index: trigram FTS5 / pg_trgm for 3+ characters, the gram index for 1-2 characters.
+ * Ids of the books whose given fields contain the keyword as a substring, case-insensitively, as a
+ * subquery, always through an index: trigram FTS5 / pg_trgm for 3+ characters, the gram index for 1-2.
  */
-/** Ids of the books whose given fields contain the keyword, through the search indexes (subquery). */
-export function matchingIds(
-  db: Kysely<Database>,
-  keyword: string,
-  fields: SearchField[],
-  cap?: number,
-): Expression<any> {
-  const kw = normalizeText(keyword);
-  const limit = cap === undefined ? sql`` : sql` limit ${cap}`;
-  if (isShortKeyword(kw)) {
-    const tokens = fields.map((f) => gramToken(GRAM[f], kw));
-    if (dialectOf(db) === 'postgres') {
-      return sql`(select id from books where string_to_array(grams, ' ') && ${sql.val(tokens)}::text[]${limit})`;
-    }
-    return sql`(select rowid from book_grams where book_grams match ${tokens.join(' OR ')}${limit})`;
-  }
+export function matchingIds(db: Kysely<Database>, keyword: string, fields: SearchField[]): Expression<any> {
   // the trigram indexes fold case themselves; the keyword goes in as typed
-  if (dialectOf(db) === 'postgres') {
-    const pattern = `%${escapeLike(keyword)}%`;
-    const ors = fields.map((f) => sql`${sql.ref(f)} ilike ${pattern}`);
-    return sql`(select id from books where ${sql.join(ors, sql` or `)}${limit})`;
-  }
-  return sql`(${ftsMatch(keyword, fields)}${limit})`;
+  return dialectOf(db) === 'postgres'
+    ? sql`(select id from books where ${pgFieldMatch(keyword, fields)})`
+    : sql`(${ftsMatch(keyword, fields)})`;
 }
 
 /** SQLite: `select rowid as id from <fts table> where <match>` for the keyword in the given fields. */
