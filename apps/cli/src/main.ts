@@ -45,7 +45,8 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'migrate':
-        console.log('database schema is up to date');
+        for (const name of rt.migrated) console.log(`applied ${name}`);
+        console.log(rt.migrated.length ? 'database schema migrated' : 'database schema is up to date');
         return 0;
       case 'import': {
         if (positionals.length === 0) throw new Error('import: name at least one file or folder');

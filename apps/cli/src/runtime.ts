@@ -9,6 +9,8 @@ export interface Runtime {
   handle: DbHandle;
   store: FileStore;
   ingest: IngestDeps;
+  /** names of the migrations this run applied (empty when the schema was current) */
+  migrated: string[];
 }
 
 /** What every command needs: validated config, a migrated database and the file store. */
@@ -16,7 +18,7 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
   const config = loadConfig(env);
   mkdirSync(config.storageDir, { recursive: true });
   const handle = createDb(config.database, { poolSize: config.databasePoolSize });
-  await migrateToLatest(handle.db);
+  const migrated = await migrateToLatest(handle.db);
   const store = new FileStore(config.storageDir);
   await store.cleanTemp();
   const ingest: IngestDeps = {
@@ -27,5 +29,5 @@ export async function openRuntime(env: Record<string, string | undefined> = proc
       maxTotalUncompressed: config.upload.maxUncompressedBytes,
     },
   };
-  return { config, handle, store, ingest };
+  return { config, handle, store, ingest, migrated };
 }

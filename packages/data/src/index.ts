@@ -3,6 +3,7 @@ export * from './database.js';
 export * from './dialect.js';
 export * from './migrate.js';
 export { DEFAULT_CATEGORIES, UNCATEGORISED_ID } from './migrations/default-categories.js';
+export { migrations } from './migrations/index.js';
 export { type PoolStats, poolStats } from './pool-stats.js';
 export * from './repositories/activity-stats.repository.js';
 export * from './repositories/admin-book.repository.js';
