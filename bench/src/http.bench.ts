@@ -111,7 +111,9 @@ try {
         seed: seed + 500,
         headers: ep.headers,
       });
+    const cpuBefore = server.cpuMs();
     const res = await loadGet(server.url, ep.path, { connections, seconds, seed, headers: ep.headers });
+    const cpuUsed = server.cpuMs() - cpuBefore;
     const rps = res.requests.average;
     if (ep.name === 'bare') bare = rps;
     const row = {
@@ -120,6 +122,8 @@ try {
       'ratio to bare': Number((rps / bare).toFixed(2)),
       'p50 ms': res.latency.p50,
       'p99 ms': res.latency.p99,
+      // the server's own CPU per answered request: steadier than req/s on a shared machine
+      'server CPU µs/req': res.requests.total ? Math.round((cpuUsed * 1000) / res.requests.total) : 0,
       errors: res.errors + res.timeouts,
       non2xx: res.non2xx,
       'server RSS MiB': Math.round(server.rssMiB()),

@@ -6,7 +6,7 @@ import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 // migrates (`pnpm cli migrate` does, once) and refuses a schema older or newer than its build.
 async function serve(): Promise<void> {
   const config = loadConfig();
-  const handle = createDb(config.database, { poolSize: config.databasePoolSize });
+  const handle = createDb(config.database, { poolSize: config.databasePoolSize, checkpoints: 'background' });
   let server: AdminServer;
   try {
     await assertSchemaCurrent(handle.db);

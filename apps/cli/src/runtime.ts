@@ -13,11 +13,17 @@ export interface Runtime {
   migrated: string[];
 }
 
-/** What every command needs: validated config, a migrated database and the file store. */
-export async function openRuntime(env: Record<string, string | undefined> = process.env): Promise<Runtime> {
+/**
+ * What every command needs: validated config, a migrated database and the file store. A command that
+ * serves requests (start) asks for background checkpoints; one-shot commands keep SQLite's own.
+ */
+export async function openRuntime(
+  env: Record<string, string | undefined> = process.env,
+  opts: { checkpoints?: 'inline' | 'background' } = {},
+): Promise<Runtime> {
   const config = loadConfig(env);
   mkdirSync(config.storageDir, { recursive: true });
-  const handle = createDb(config.database, { poolSize: config.databasePoolSize });
+  const handle = createDb(config.database, { poolSize: config.databasePoolSize, ...opts });
   const migrated = await migrateToLatest(handle.db);
   const store = new FileStore(config.storageDir);
   await store.cleanTemp();

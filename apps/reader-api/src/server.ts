@@ -8,7 +8,7 @@ import { startReaderServer } from './index.js';
 async function serve(): Promise<void> {
   const config = loadConfig();
   mkdirSync(config.storageDir, { recursive: true });
-  const handle = createDb(config.database, { poolSize: config.databasePoolSize });
+  const handle = createDb(config.database, { poolSize: config.databasePoolSize, checkpoints: 'background' });
   let app: Awaited<ReturnType<typeof startReaderServer>>;
   try {
     await assertSchemaCurrent(handle.db);

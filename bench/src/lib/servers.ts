@@ -13,6 +13,8 @@ export interface Server {
   stop(): Promise<void>;
   /** resident set size of the server process, MiB (Linux /proc) */
   rssMiB(): number;
+  /** CPU time the server process has used so far (user + system, every thread), ms */
+  cpuMs(): number;
 }
 
 const SERVE = fileURLToPath(new URL('../serve.ts', import.meta.url));
@@ -39,6 +41,7 @@ export function startServer(
         pid,
         child,
         rssMiB: () => rssOf(pid),
+        cpuMs: () => cpuOf(pid),
         stop: () =>
           new Promise<void>((done) => {
             child.removeAllListeners('exit');
@@ -57,6 +60,18 @@ export function rssOf(pid: number): number {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const m = /VmRSS:\s+(\d+) kB/.exec(status);
     return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** utime + stime of a process from /proc/<pid>/stat, in ms (clock ticks of 10 ms on Linux). */
+export function cpuOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // fields after the command name, which is in parentheses and may hold spaces
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
   }

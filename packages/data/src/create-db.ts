@@ -8,6 +8,7 @@ import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { BACKSTOP_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export type DbConfig =
   | { dialect: 'sqlite'; file: string }
@@ -17,11 +18,19 @@ export interface DbHandle {
   db: Kysely<Database>;
   dialect: DialectName;
   destroy(): Promise<void>;
+  /** the background checkpointer of a SQLite file opened with `checkpoints: 'background'` */
+  checkpointer?: WalCheckpointer;
 }
 
 export interface CreateDbOptions {
   /** PostgreSQL pool size (default 10) */
   poolSize?: number;
+  /**
+   * SQLite files: where write-ahead-log checkpoints run. 'inline' (default): inside the commit that
+   * crosses 1,000 pages, SQLite's own behaviour, right for short-lived tools. 'background': on a worker
+   * thread every 200 ms, so a service's event loop never waits for one (see wal-checkpointer.ts).
+   */
+  checkpoints?: 'inline' | 'background';
 }
 
 // int8 (counts, bigint times) and numeric (averages) arrive from pg as strings; our values fit in a double.
@@ -59,9 +68,22 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
   // reads of a large catalogue: a 64 MiB page cache and memory-mapped I/O instead of read() calls
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
+  const checkpointer =
+    options.checkpoints === 'background' && config.file !== ':memory:'
+      ? startWalCheckpointer(config.file)
+      : undefined;
+  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
   });
   trackPool(db, () => ({ dialect: 'sqlite', total: sqlite.open ? 1 : 0 }));
-  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    ...(checkpointer ? { checkpointer } : {}),
+    destroy: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }

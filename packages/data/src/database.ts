@@ -142,6 +142,8 @@ export interface BookStatsTable {
   rating_num: Generated<number>;
   rating_sum: Generated<number>;
   rating_avg: Generated<number>;
+  /** distinct viewers (book_readers rows of the book), kept in step by recordView */
+  readers: Generated<number>;
 }
 
 /** Searches per keyword at or after stat_cuts['searches'], kept in step by logSearch. */

@@ -24,3 +24,4 @@ export * from './repositories/user.repository.js';
 export * from './repositories/view.repository.js';
 export { bookGrams, isShortKeyword, normalizeText, valueGrams } from './search/grams.js';
 export * from './write-batcher.js';
+export { type CheckpointEvent, type WalCheckpointer } from './wal-checkpointer.js';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type BookRow,
+  bookStats,
   countShelf,
   createOperator,
   createUpload,
@@ -15,6 +16,7 @@ import {
   logSearch,
   ratingStats,
   readerCount,
+  rebuildActivityStats,
   recentReaders,
   recordView,
   removeShelf,
@@ -109,6 +111,34 @@ describe.each(dialects)(
         { bookId: books[1]!.id, views: 2 },
       ]);
       expect(await topViewedBookIds(h.db, 900, 5)).toEqual([{ bookId: books[1]!.id, views: 2 }]);
+    });
+
+    it('readerNum is a maintained count: repeat views do not move it, a rebuild from the logs agrees', async () => {
+      const users = [];
+      for (let i = 0; i < 5; i++) users.push(await user(`r${i}`));
+      // 20 views of two books by five users in a scrambled order: 5 and 3 distinct readers
+      for (let i = 0; i < 20; i++) {
+        const u = users[(i * 3) % 5]!;
+        await recordView(h.db, u.id, books[0]!.id, 100 + i);
+        if (i % 5 < 3) await recordView(h.db, users[i % 5]!.id, books[1]!.id, 200 + i);
+      }
+      const truth = async (bookId: number) =>
+        Number(
+          (
+            await h.db
+              .selectFrom('book_readers')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('book_id', '=', bookId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      expect([await readerCount(h.db, books[0]!.id), await truth(books[0]!.id)]).toEqual([5, 5]);
+      expect([await readerCount(h.db, books[1]!.id), await truth(books[1]!.id)]).toEqual([3, 3]);
+      expect(await bookStats(h.db, books[1]!.id)).toEqual({ readers: 3, ratingNum: 0, ratingAvg: 0 });
+      await rebuildActivityStats(h.db, 0);
+      expect(await readerCount(h.db, books[0]!.id)).toBe(5);
+      expect(await readerCount(h.db, books[1]!.id)).toBe(3);
+      expect(await readerCount(h.db, books[2]!.id)).toBe(0);
     });
 
     it('category affinity follows what the user viewed, rated and shelved', async () => {

@@ -2,12 +2,15 @@ import { NO_MIGRATIONS } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   assertSchemaCurrent,
+  bookStats,
   type DbHandle,
   MigrationError,
   migrateToLatest,
   migrator,
+  readerCount,
   schemaState,
   searchFacet,
+  upsertUser,
 } from '../src/index.js';
 import { sampleBook, testDialects } from '../src/testing/index.js';
 
@@ -58,6 +61,37 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     expect(await searchFacet(h.db, 'ann', 'author')).toEqual([{ value: 'Ann Leckie', n: 2 }]);
     expect(await searchFacet(h.db, 'je', 'author')).toEqual([{ value: 'N. K. Jemisin', n: 1 }]);
     expect(await searchFacet(h.db, 'orb', 'publisher')).toEqual([{ value: 'Orbit', n: 1 }]);
+  });
+
+  it('counts the readers already recorded into book_stats (2026-11-22T2200-reader-counts)', async () => {
+    const m = migrator(h.db, schema());
+    expect((await m.migrateTo('2026-11-22T2000-title-index')).error).toBeUndefined();
+    const now = Date.now();
+    const books = await h.db
+      .insertInto('books')
+      .values(
+        [1, 2, 3].map((pos) => ({ ...sampleBook(), pos, grams: '', created_at: now, updated_at: now })),
+      )
+      .returning('id')
+      .execute();
+    const users = [];
+    for (const i of [1, 2, 3]) users.push(await upsertUser(h.db, { openId: `o${i}`, platform: 'wx' }));
+    const [b1, b2, b3] = books.map((b) => b.id) as [number, number, number];
+    // b1 has a stats row (it was viewed and rated), b2 only readers, b3 nothing
+    await h.db.insertInto('book_stats').values({ book_id: b1, views_total: 7, rating_num: 1 }).execute();
+    await h.db
+      .insertInto('book_readers')
+      .values([
+        ...users.map((u) => ({ book_id: b1, user_id: u.id, last_viewed_at: now })),
+        { book_id: b2, user_id: users[0]!.id, last_viewed_at: now },
+      ])
+      .execute();
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+    expect(await readerCount(h.db, b1)).toBe(3);
+    expect(await readerCount(h.db, b2)).toBe(1);
+    expect(await readerCount(h.db, b3)).toBe(0);
+    // the other figures of the existing row are kept
+    expect(await bookStats(h.db, b1)).toEqual({ readers: 3, ratingNum: 1, ratingAvg: 0 });
   });
 
   it('every migration goes down and up again', async () => {

@@ -1,11 +1,10 @@
 import { type BookContents, type BookDetail, READERS_MAX } from '@readlib/contracts';
 import {
   type BookRow,
+  bookStats,
   findBookByFileName,
   findToc,
   findUserByOpenId,
-  ratingStats,
-  readerCount,
   recentReaders,
   recordView,
   saveRating,
@@ -45,13 +44,13 @@ export async function bookDetail(ctx: ReaderContext, fileName: string, openId?: 
 }
 
 async function detailOf(ctx: ReaderContext, book: BookRow, userId?: number): Promise<BookDetail> {
-  const [readers, readerNum, stats, rank] = await Promise.all([
+  const [readers, stats, rank] = await Promise.all([
     recentReaders(ctx.db, book.id, READERS_MAX),
-    readerCount(ctx.db, book.id),
-    ratingStats(ctx.db, book.id),
+    bookStats(ctx.db, book.id),
     userId === undefined ? 0 : userRank(ctx.db, userId, book.id),
   ]);
-  return toBookDetail(book, { readers, readerNum, rank, rankNum: stats.num, rankAvg: stats.avg }, ctx.urls);
+  const figures = { readers, readerNum: stats.readers, rank, rankNum: stats.ratingNum, rankAvg: stats.ratingAvg };
+  return toBookDetail(book, figures, ctx.urls);
 }
 
 /** The detail-shaped object plus the flat and nested table of contents (decisions.md §3). */

@@ -10,16 +10,15 @@ import {
   bookIdsInCategories,
   categoryCounts,
   categoryCovers,
-  countShelf,
   findUserByOpenId,
   hotKeywordsFromStats,
-  randomBooks,
   shelfBookIds,
+  shelfEntries,
   topKeywords,
   userCategoryAffinity,
 } from '@readlib/data';
 import { toBookSummary, toCategoryItem, toHotSearchItem } from '../book.mapper.js';
-import { booksByIds, booksTopped, hotIds, wellRatedIds, windowViewed } from './pools.js';
+import { booksByIds, booksTopped, hotIds, randomRows, wellRatedIds, windowViewed } from './pools.js';
 import {
   ACTIVITY_CACHE_TTL_MS,
   AFFINITY_CACHE_TTL_MS,
@@ -31,7 +30,7 @@ import {
   syncCatalog,
 } from './reader-context.js';
 import { sample } from './sample.js';
-import { shelfRows } from './shelf.service.js';
+import { shelfRowsOf } from './shelf.service.js';
 
 /** Sizes of the home sections; the "another batch" endpoints answer the same sizes (they refill a section). */
 export const HOME_SIZES = { shelf: 3, recommend: 3, freeRead: 4, hotBook: 4 } as const;
@@ -41,33 +40,36 @@ const PER_CATEGORY_POOL = 200;
 
 export async function getHome(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeData> {
   const [user] = await Promise.all([findUserByOpenId(ctx.db, openId), syncCatalog(ctx)]);
-  const [shelf, shelfCount, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([
-    user ? shelfRows(ctx, user, { limit: HOME_SIZES.shelf }) : [],
-    user ? countShelf(ctx.db, user.id) : 0,
-    user ? recommendFor(ctx, user.id) : wellRatedBatch(ctx),
+  // the whole shelf in one read serves its newest books, its size and the recommendation's exclusions
+  const entries = user ? await shelfEntries(ctx.db, user.id) : [];
+  const onShelf = new Set(entries.map((e) => e.book_id));
+  const [shelf, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([
+    user ? shelfRowsOf(ctx, user, entries.slice(0, HOME_SIZES.shelf)) : [],
+    user ? recommendFor(ctx, user.id, onShelf) : wellRatedBatch(ctx),
     freeReadBatch(ctx),
     topHotBooks(ctx),
     categoryListSynced(ctx),
     topSearch(ctx),
   ]);
   const summary = shelf.map((r) => toBookSummary(r, ctx.urls));
-  return { hotSearch, shelf: summary, recommend, freeRead, hotBook, category, banner, shelfCount };
+  return { hotSearch, shelf: summary, recommend, freeRead, hotBook, category, banner, shelfCount: entries.length };
 }
 
 /** Favours the categories the user engaged with, never a book already on their shelf. */
 export async function personalRecommend(ctx: ReaderContext, userId: number): Promise<BookSummary[]> {
   await syncCatalog(ctx);
-  return recommendFor(ctx, userId);
+  return recommendFor(ctx, userId, await shelfBookIds(ctx.db, userId));
 }
 
-async function recommendFor(ctx: ReaderContext, userId: number): Promise<BookSummary[]> {
+async function recommendFor(
+  ctx: ReaderContext,
+  userId: number,
+  onShelf: ReadonlySet<number>,
+): Promise<BookSummary[]> {
   const k = HOME_SIZES.recommend;
-  const [categories, onShelf] = await Promise.all([
-    cached(ctx, `user:${userId}:affinity`, AFFINITY_CACHE_TTL_MS, () =>
-      userCategoryAffinity(ctx.db, userId, 3),
-    ),
-    shelfBookIds(ctx.db, userId),
-  ]);
+  const categories = await cached(ctx, `user:${userId}:affinity`, AFFINITY_CACHE_TTL_MS, () =>
+    userCategoryAffinity(ctx.db, userId, 3),
+  );
   const newest = ctx.catalog
     ? ctx.catalog.newestInCategories(ctx.db, categories, PER_CATEGORY_POOL)
     : bookIdsInCategories(ctx.db, categories, PER_CATEGORY_POOL);
@@ -95,7 +97,7 @@ async function wellRatedBatch(ctx: ReaderContext): Promise<BookSummary[]> {
 
 /** freeRead/v2 and the home section: a uniform draw from the whole catalogue. */
 export async function freeReadBatch(ctx: ReaderContext): Promise<BookSummary[]> {
-  return (await randomBooks(ctx.db, HOME_SIZES.freeRead)).map((r) => toBookSummary(r, ctx.urls));
+  return (await randomRows(ctx, HOME_SIZES.freeRead)).map((r) => toBookSummary(r, ctx.urls));
 }
 
 /** Home: the most viewed books themselves, in order. */

@@ -3,7 +3,7 @@ import {
   type BookRow,
   findBooksByIds,
   hotBookIdsFromStats,
-  randomBooks,
+  randomBookIds,
   topViewedBookIds,
   wellRatedBookIds,
 } from '@readlib/data';
@@ -63,7 +63,27 @@ export async function booksTopped(
   const rows = (await booksByIds(ctx, ids)).filter((r) => !exclude.has(r.id)).slice(0, k);
   if (rows.length >= k) return rows;
   const taken = new Set([...exclude, ...rows.map((r) => r.id)]);
-  return [...rows, ...(await randomBooks(ctx.db, k - rows.length, taken))];
+  return [...rows, ...(await randomRows(ctx, k - rows.length, taken))];
+}
+
+/**
+ * k books drawn uniformly from the catalogue (randomBookIds), their rows through the memo. A book
+ * deleted between the draw and the read is replaced by another draw, so the batch is not short.
+ */
+export async function randomRows(
+  ctx: ReaderContext,
+  k: number,
+  exclude: ReadonlySet<number> = new Set(),
+): Promise<BookRow[]> {
+  const rows: BookRow[] = [];
+  const taken = new Set(exclude);
+  for (let attempt = 0; rows.length < k && attempt < 3; attempt++) {
+    const ids = await randomBookIds(ctx.db, k - rows.length, taken);
+    if (ids.length === 0) break;
+    for (const id of ids) taken.add(id);
+    rows.push(...(await booksByIds(ctx, ids)));
+  }
+  return rows;
 }
 
 export function unique(ids: number[]): number[] {

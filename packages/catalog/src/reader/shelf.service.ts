@@ -40,7 +40,15 @@ export async function shelfRows(
   opts: { bookId?: number; limit?: number } = {},
 ): Promise<ShelfRow[]> {
   if (!ctx.catalog) return listShelf(ctx.db, user.id, opts);
-  const entries = await shelfEntries(ctx.db, user.id, opts);
+  return shelfRowsOf(ctx, user, await shelfEntries(ctx.db, user.id, opts));
+}
+
+/** The books of shelf entries already read, in the entries' order (a book deleted since is left out). */
+export async function shelfRowsOf(
+  ctx: ReaderContext,
+  user: User,
+  entries: ReadonlyArray<{ book_id: number; created_at: number }>,
+): Promise<ShelfRow[]> {
   const books = new Map(
     (
       await booksByIds(

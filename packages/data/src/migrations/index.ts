@@ -5,6 +5,7 @@ import * as readPaths from './2026-11-22T1400-read-paths.js';
 import * as bookValues from './2026-11-22T1600-book-values.js';
 import * as leanViewWrites from './2026-11-22T1800-lean-view-writes.js';
 import * as titleIndex from './2026-11-22T2000-title-index.js';
+import * as readerCounts from './2026-11-22T2200-reader-counts.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T1600-book-values': bookValues,
   '2026-11-22T1800-lean-view-writes': leanViewWrites,
   '2026-11-22T2000-title-index': titleIndex,
+  '2026-11-22T2200-reader-counts': readerCounts,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -24,16 +24,18 @@ async function cutFor(trx: Db, name: CutName): Promise<number> {
   return row ? Number(row.upto) : 0;
 }
 
-/** Part of recordView's transaction: the book's all-time and in-window counts. */
-export async function countBookView(trx: Db, bookId: number, at: number): Promise<void> {
+/** Part of recordView's transaction: the book's all-time and in-window counts, and its readers. */
+export async function countBookView(trx: Db, bookId: number, at: number, newReader: boolean): Promise<void> {
   const recent = at >= (await cutFor(trx, 'views')) ? 1 : 0;
+  const reader = newReader ? 1 : 0;
   await trx
     .insertInto('book_stats')
-    .values({ book_id: bookId, views_total: 1, views_recent: recent })
+    .values({ book_id: bookId, views_total: 1, views_recent: recent, readers: reader })
     .onConflict((oc) =>
       oc.column('book_id').doUpdateSet((eb) => ({
         views_total: eb('book_stats.views_total', '+', 1),
         views_recent: eb('book_stats.views_recent', '+', recent),
+        readers: eb('book_stats.readers', '+', reader),
       })),
     )
     .execute();
@@ -152,6 +154,21 @@ export async function hotBookIdsFromStats(
   return top?.map((t) => ({ bookId: Number(t.key), views: t.n }));
 }
 
+/** A detail's maintained figures in one read: distinct readers, number and average of ratings. */
+export async function bookStats(
+  db: Kysely<Database>,
+  bookId: number,
+): Promise<{ readers: number; ratingNum: number; ratingAvg: number }> {
+  const row = await db
+    .selectFrom('book_stats')
+    .select(['readers', 'rating_num', 'rating_avg'])
+    .where('book_id', '=', bookId)
+    .executeTakeFirst();
+  if (!row) return { readers: 0, ratingNum: 0, ratingAvg: 0 };
+  const ratingNum = Number(row.rating_num);
+  return { readers: Number(row.readers), ratingNum, ratingAvg: ratingNum > 0 ? Number(row.rating_avg) : 0 };
+}
+
 /** Most viewed books of all time, by the maintained totals. */
 export async function allTimeViewedBookIds(
   db: Kysely<Database>,
@@ -201,16 +218,18 @@ export async function rebuildActivityStats(db: Kysely<Database>, cut: number): P
     await trx.deleteFrom('book_stats').execute();
     await trx.deleteFrom('search_stats').execute();
     await trx.deleteFrom('stat_cuts').execute();
-    await sql`insert into book_stats (book_id, views_total, views_recent, rating_num, rating_sum, rating_avg)
+    await sql`insert into book_stats
+        (book_id, views_total, views_recent, rating_num, rating_sum, rating_avg, readers)
       select b.id, coalesce(v.total, 0), coalesce(v.recent, 0), coalesce(r.num, 0), coalesce(r.total, 0),
-             case when r.num > 0 then r.total * 1.0 / r.num else 0 end
+             case when r.num > 0 then r.total * 1.0 / r.num else 0 end, coalesce(br.n, 0)
       from books b
       left join (select book_id, count(*) as total,
                         sum(case when created_at >= ${cut} then 1 else 0 end) as recent
                  from views group by book_id) v on v.book_id = b.id
       left join (select book_id, count(*) as num, sum(rank) as total from ratings group by book_id) r
              on r.book_id = b.id
-      where v.book_id is not null or r.book_id is not null`.execute(trx);
+      left join (select book_id, count(*) as n from book_readers group by book_id) br on br.book_id = b.id
+      where v.book_id is not null or r.book_id is not null or br.book_id is not null`.execute(trx);
     await sql`insert into search_stats (keyword, recent)
       select keyword, count(*) from search_log where created_at >= ${cut} group by keyword`.execute(trx);
     await sql`insert into stat_cuts (name, upto) values ('views', ${cut}), ('searches', ${cut})`.execute(trx);

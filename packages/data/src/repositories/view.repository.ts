@@ -4,18 +4,28 @@ import { inTransaction } from '../write-batcher.js';
 import { countBookView } from './activity-stats.repository.js';
 
 /**
- * A detail view: one log row (screens), the latest view per reader (readers, readerNum) and the book's
- * view counts (hot lists), in one transaction.
+ * A detail view: one log row (screens), the latest view per reader (readers), and the book's view counts
+ * (hot lists) and reader count (readerNum), in one transaction.
  */
 export async function recordView(db: Kysely<Database>, userId: number, bookId: number, now = Date.now()) {
   await inTransaction(db, async (trx) => {
     await trx.insertInto('views').values({ user_id: userId, book_id: bookId, created_at: now }).execute();
-    await trx
+    // two statements rather than one upsert: the count must know whether this viewer is new
+    const added = await trx
       .insertInto('book_readers')
       .values({ book_id: bookId, user_id: userId, last_viewed_at: now })
-      .onConflict((oc) => oc.columns(['book_id', 'user_id']).doUpdateSet({ last_viewed_at: now }))
-      .execute();
-    await countBookView(trx, bookId, now);
+      .onConflict((oc) => oc.columns(['book_id', 'user_id']).doNothing())
+      .executeTakeFirst();
+    const newReader = Number(added.numInsertedOrUpdatedRows ?? 0) > 0;
+    if (!newReader) {
+      await trx
+        .updateTable('book_readers')
+        .set({ last_viewed_at: now })
+        .where('book_id', '=', bookId)
+        .where('user_id', '=', userId)
+        .execute();
+    }
+    await countBookView(trx, bookId, now, newReader);
   });
 }
 
@@ -39,13 +49,14 @@ export async function recentReaders(db: Kysely<Database>, bookId: number, limit 
   return rows.map((r) => ({ ...r, last_viewed_at: Number(r.last_viewed_at) }));
 }
 
+/** Distinct viewers of a book, from the count recordView maintains (book_stats.readers). */
 export async function readerCount(db: Kysely<Database>, bookId: number): Promise<number> {
   const row = await db
-    .selectFrom('book_readers')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .selectFrom('book_stats')
+    .select('readers')
     .where('book_id', '=', bookId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .executeTakeFirst();
+  return Number(row?.readers ?? 0);
 }
 
 /** Most viewed books since `since` (ms), by view count, ties by id. */

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDb, type DbHandle } from '../src/create-db.js';
+import type { CheckpointEvent } from '../src/wal-checkpointer.js';
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'readlib-wal-'));
+  dirs.push(dir);
+  return join(dir, 'db.sqlite');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Commits `n` transactions of ten rows each (about 3 KiB of text per row, so the log grows). */
+async function writeRows(h: DbHandle, n: number, from = 0): Promise<void> {
+  for (let t = 0; t < n; t++) {
+    await h.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 10; i++) {
+        await sql`insert into t (id, body) values (${from + t * 10 + i}, ${'x'.repeat(3000)})`.execute(trx);
+      }
+    });
+  }
+}
+
+const pragma = async (h: DbHandle, p: string) => (await sql.raw(`pragma ${p}`).execute(h.db)).rows[0];
+
+describe('background WAL checkpoints (SQLite file)', () => {
+  it('a worker thread copies committed log frames into the database while the service keeps writing', async () => {
+    const file = tempFile();
+    const h = createDb({ dialect: 'sqlite', file }, { checkpoints: 'background' });
+    const events: CheckpointEvent[] = [];
+    h.checkpointer!.onEvent((e) => events.push(e));
+    await sql`create table t (id integer primary key, body text not null)`.execute(h.db);
+    // the service's own connection only checkpoints past the backstop, far above SQLite's 1,000 pages
+    expect(await pragma(h, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 10_000 });
+
+    await writeRows(h, 40); // ~400 rows of 3 KB: several hundred log frames, below both thresholds
+    const done = await new Promise<CheckpointEvent>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no full checkpoint: ${JSON.stringify(events)}`)), 5_000);
+      h.checkpointer!.onEvent((e) => {
+        if (e.type === 'checkpoint' && e.log! > 300 && e.checkpointed === e.log) {
+          clearTimeout(timer);
+          resolve(e);
+        }
+      });
+    });
+    expect(done.log).toBeGreaterThan(300);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+
+    await writeRows(h, 10, 400); // writes go on after (and during) checkpoints
+    await h.destroy();
+    expect(events.at(-1)).toEqual({ type: 'stopped' });
+
+    // every committed row is in the file, which is intact
+    const raw = new SQLite(file, { readonly: true });
+    expect(raw.prepare('select count(*) as n from t').get()).toEqual({ n: 500 });
+    expect(raw.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    raw.close();
+  });
+
+  it('stays inline by default: SQLite checkpoints in the commit at 1,000 pages, no worker', async () => {
+    const h = createDb({ dialect: 'sqlite', file: tempFile() });
+    expect(h.checkpointer).toBeUndefined();
+    expect(await pragma(h, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 1000 });
+    await h.destroy();
+  });
+
+  it('starts no worker for an in-memory database, which has no log', async () => {
+    const h = createDb({ dialect: 'sqlite', file: ':memory:' }, { checkpoints: 'background' });
+    expect(h.checkpointer).toBeUndefined();
+    await h.destroy();
+  });
+});
