@@ -46,7 +46,9 @@ if (values.kind === 'bare') {
   close = () => app.close();
 } else {
   const config = loadConfig(env, { dotenv: false });
-  const handle = createDb(config.database, { checkpoints: process.env.BENCH_CHECKPOINTS === 'inline' ? 'inline' : 'background' });
+  const handle = createDb(config.database, {
+    checkpoints: process.env.BENCH_CHECKPOINTS === 'inline' ? 'inline' : 'background',
+  });
   if (values.kind === 'reader') {
     const app = await buildApp(config, { db: handle.db, logger: false });
     url = await app.listen({ host: '127.0.0.1', port: 0 });

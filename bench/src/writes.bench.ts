@@ -52,9 +52,12 @@ try {
     servers.map((sv, i) => loadGet(sv.url, path, { connections, seconds: 2, seed: 7000 + i })),
   ); // warm-up
   const load = loadavg().map((x) => +x.toFixed(2));
+  const cpuBefore = servers.map((sv) => sv.cpuMs());
   const results = await Promise.all(
     servers.map((sv, i) => loadGet(sv.url, path, { connections, seconds, seed: 8000 + i })),
   );
+  const cpuUsed = servers.reduce((a, sv, i) => a + sv.cpuMs() - cpuBefore[i]!, 0);
+  const answered = results.reduce((a, res) => a + res.requests.total, 0);
   const per = results.map((res) => ({
     'req/s': Math.round(res.requests.average),
     '2xx/s': Math.round(res['2xx'] / seconds),
@@ -74,6 +77,8 @@ try {
     label: values.label,
     loadavg: load,
     writesPerSecond: per.reduce((a, p) => a + p['2xx/s'], 0),
+    // CPU of every server process per answered write: steadier than writes/s on a shared machine
+    serverCpuUsPerWrite: answered ? Math.round((cpuUsed * 1000) / answered) : 0,
     non2xx: per.reduce((a, p) => a + p.non2xx, 0),
     errors: per.reduce((a, p) => a + p.errors, 0),
     per,
