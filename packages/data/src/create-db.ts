@@ -8,7 +8,11 @@ import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { withStatementCache } from './sqlite-statements.js';
-import { BACKSTOP_AUTOCHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
+import {
+  BACKSTOP_AUTOCHECKPOINT_PAGES,
+  startWalCheckpointer,
+  type WalCheckpointer,
+} from './wal-checkpointer.js';
 
 export type DbConfig =
   | { dialect: 'sqlite'; file: string }

@@ -23,5 +23,5 @@ export * from './repositories/upload.repository.js';
 export * from './repositories/user.repository.js';
 export * from './repositories/view.repository.js';
 export { bookGrams, isShortKeyword, normalizeText, valueGrams } from './search/grams.js';
+export type { CheckpointEvent, WalCheckpointer } from './wal-checkpointer.js';
 export * from './write-batcher.js';
-export { type CheckpointEvent, type WalCheckpointer } from './wal-checkpointer.js';

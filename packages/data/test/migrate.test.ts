@@ -69,9 +69,7 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     const now = Date.now();
     const books = await h.db
       .insertInto('books')
-      .values(
-        [1, 2, 3].map((pos) => ({ ...sampleBook(), pos, grams: '', created_at: now, updated_at: now })),
-      )
+      .values([1, 2, 3].map((pos) => ({ ...sampleBook(), pos, grams: '', created_at: now, updated_at: now })))
       .returning('id')
       .execute();
     const users = [];

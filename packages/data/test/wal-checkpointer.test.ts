@@ -42,7 +42,10 @@ describe('background WAL checkpoints (SQLite file)', () => {
 
     await writeRows(h, 40); // ~400 rows of 3 KB: several hundred log frames, below both thresholds
     const done = await new Promise<CheckpointEvent>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no full checkpoint: ${JSON.stringify(events)}`)), 5_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no full checkpoint: ${JSON.stringify(events)}`)),
+        5_000,
+      );
       h.checkpointer!.onEvent((e) => {
         if (e.type === 'checkpoint' && e.log! > 300 && e.checkpointed === e.log) {
           clearTimeout(timer);

@@ -49,7 +49,13 @@ async function detailOf(ctx: ReaderContext, book: BookRow, userId?: number): Pro
     bookStats(ctx.db, book.id),
     userId === undefined ? 0 : userRank(ctx.db, userId, book.id),
   ]);
-  const figures = { readers, readerNum: stats.readers, rank, rankNum: stats.ratingNum, rankAvg: stats.ratingAvg };
+  const figures = {
+    readers,
+    readerNum: stats.readers,
+    rank,
+    rankNum: stats.ratingNum,
+    rankAvg: stats.ratingAvg,
+  };
   return toBookDetail(book, figures, ctx.urls);
 }
 

@@ -52,7 +52,16 @@ export async function getHome(ctx: ReaderContext, openId: string, banner: Banner
     topSearch(ctx),
   ]);
   const summary = shelf.map((r) => toBookSummary(r, ctx.urls));
-  return { hotSearch, shelf: summary, recommend, freeRead, hotBook, category, banner, shelfCount: entries.length };
+  return {
+    hotSearch,
+    shelf: summary,
+    recommend,
+    freeRead,
+    hotBook,
+    category,
+    banner,
+    shelfCount: entries.length,
+  };
 }
 
 /** Favours the categories the user engaged with, never a book already on their shelf. */
