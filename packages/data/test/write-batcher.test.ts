@@ -1,6 +1,8 @@
+import { ControlledTransaction } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type BookRow,
+  bookStats,
   countShelf,
   type DbHandle,
   insertBook,
@@ -57,12 +59,38 @@ describe.each(dialects)('WriteBatcher on $name', (dialect) => {
       // a constraint violation inside the database (no such user) fails the same way
       batcher.run((db) => saveShelf(db, 999_999, book.id, 1)),
       batcher.run((db) => saveShelf(db, users[2]!, book.id, 1)),
+      // counted writes: the batch is run again after the failure, and each must count once
+      batcher.run((db) => recordView(db, users[3]!, book.id, 10)),
+      batcher.run((db) => saveRating(db, users[3]!, book.id, 4)),
     ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
     expect((results[1] as PromiseRejectedResult).reason).toBe(boom);
     expect(await countShelf(h.db, users[0])).toBe(1);
     expect(await countShelf(h.db, users[1])).toBe(0);
     expect(await countShelf(h.db, users[2])).toBe(1);
+    expect(await bookStats(h.db, book.id)).toEqual({ readers: 1, ratingNum: 1, ratingAvg: 4 });
+    const views = await h.db.selectFrom('views').select('id').where('book_id', '=', book.id).execute();
+    expect(views).toHaveLength(1);
+  });
+
+  it('uses no savepoint when every write of a batch succeeds, one per write when one fails', async () => {
+    const savepoint = vi.spyOn(ControlledTransaction.prototype, 'savepoint');
+    const batcher = new WriteBatcher(h.db);
+    await Promise.all(users.map((u) => batcher.run((db) => saveShelf(db, u, book.id, 1))));
+    expect(savepoint).not.toHaveBeenCalled();
+    await Promise.allSettled([
+      batcher.run((db) => recordView(db, users[0]!, book.id, 2)),
+      batcher.run((db) => saveShelf(db, 999_999, book.id, 2)),
+    ]);
+    expect(savepoint).toHaveBeenCalledTimes(2);
+    savepoint.mockRestore();
   });
 
   it('takes writes that arrive during a commit into the next batch, and drain waits for them', async () => {
