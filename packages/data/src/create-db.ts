@@ -76,7 +76,13 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     options.checkpoints === 'background' && config.file !== ':memory:'
       ? startWalCheckpointer(config.file)
       : undefined;
-  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
+  if (checkpointer) {
+    sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
+    // the service goes on (the backstop still checkpoints), but a full disk or an I/O error must be seen
+    checkpointer.onEvent((e) => {
+      if (e.type === 'error') console.error(`readlib: background WAL checkpoint failed: ${e.message}`);
+    });
+  }
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
   });

@@ -14,8 +14,6 @@ import {
   insertBook,
   listShelf,
   logSearch,
-  ratingStats,
-  readerCount,
   rebuildActivityStats,
   recentReaders,
   recordView,
@@ -86,8 +84,8 @@ describe.each(dialects)(
       await saveRating(h.db, a.id, books[0]!.id, 2);
       await saveRating(h.db, a.id, books[0]!.id, 5);
       await saveRating(h.db, b.id, books[0]!.id, 4);
-      expect(await ratingStats(h.db, books[0]!.id)).toEqual({ num: 2, avg: 4.5 });
-      expect(await ratingStats(h.db, books[1]!.id)).toEqual({ num: 0, avg: 0 });
+      expect(await bookStats(h.db, books[0]!.id)).toMatchObject({ ratingNum: 2, ratingAvg: 4.5 });
+      expect(await bookStats(h.db, books[1]!.id)).toMatchObject({ ratingNum: 0, ratingAvg: 0 });
       expect(await userRank(h.db, a.id, books[0]!.id)).toBe(5);
       expect(await userRank(h.db, a.id, books[1]!.id)).toBe(0);
       await expect(saveRating(h.db, a.id, books[1]!.id, 6)).rejects.toThrow();
@@ -103,7 +101,7 @@ describe.each(dialects)(
       expect(readers).toHaveLength(10);
       expect(readers[0]).toEqual({ nick_name: 'v0', avatar_url: '', last_viewed_at: 500 });
       expect(readers[1]!.nick_name).toBe('v11');
-      expect(await readerCount(h.db, books[0]!.id)).toBe(12);
+      expect((await bookStats(h.db, books[0]!.id)).readers).toBe(12);
       await recordView(h.db, users[1]!.id, books[1]!.id, 1000);
       await recordView(h.db, users[2]!.id, books[1]!.id, 1001);
       expect(await topViewedBookIds(h.db, 0, 5)).toEqual([
@@ -132,13 +130,13 @@ describe.each(dialects)(
               .executeTakeFirstOrThrow()
           ).n,
         );
-      expect([await readerCount(h.db, books[0]!.id), await truth(books[0]!.id)]).toEqual([5, 5]);
-      expect([await readerCount(h.db, books[1]!.id), await truth(books[1]!.id)]).toEqual([3, 3]);
+      expect([(await bookStats(h.db, books[0]!.id)).readers, await truth(books[0]!.id)]).toEqual([5, 5]);
+      expect([(await bookStats(h.db, books[1]!.id)).readers, await truth(books[1]!.id)]).toEqual([3, 3]);
       expect(await bookStats(h.db, books[1]!.id)).toEqual({ readers: 3, ratingNum: 0, ratingAvg: 0 });
       await rebuildActivityStats(h.db, 0);
-      expect(await readerCount(h.db, books[0]!.id)).toBe(5);
-      expect(await readerCount(h.db, books[1]!.id)).toBe(3);
-      expect(await readerCount(h.db, books[2]!.id)).toBe(0);
+      expect((await bookStats(h.db, books[0]!.id)).readers).toBe(5);
+      expect((await bookStats(h.db, books[1]!.id)).readers).toBe(3);
+      expect((await bookStats(h.db, books[2]!.id)).readers).toBe(0);
     });
 
     it('category affinity follows what the user viewed, rated and shelved', async () => {

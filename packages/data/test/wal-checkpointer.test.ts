@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../src/create-db.js';
-import type { CheckpointEvent } from '../src/wal-checkpointer.js';
+import { type CheckpointEvent, startWalCheckpointer } from '../src/wal-checkpointer.js';
 
 const dirs: string[] = [];
 function tempFile(): string {
@@ -65,6 +65,14 @@ describe('background WAL checkpoints (SQLite file)', () => {
     expect(raw.prepare('select count(*) as n from t').get()).toEqual({ n: 500 });
     expect(raw.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     raw.close();
+  });
+
+  it('reports a worker that cannot work (here: no such file) and still stops', async () => {
+    const cp = startWalCheckpointer(join(tempFile(), 'missing', 'db.sqlite'), 20);
+    const failed = await new Promise<CheckpointEvent>((resolve) => cp.onEvent(resolve));
+    expect(failed.type).toBe('error');
+    expect(failed.message).toMatch(/unable to open|directory does not exist|no such/i);
+    await cp.stop();
   });
 
   it('stays inline by default: SQLite checkpoints in the commit at 1,000 pages, no worker', async () => {

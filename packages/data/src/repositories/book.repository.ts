@@ -171,21 +171,10 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
 }
 
 /**
- * k books drawn uniformly without replacement: random dense positions, fetched through the unique
- * `pos` index. Never short while the catalogue has k books (minus the excluded ones).
- */
-export async function randomBooks(
-  db: Db,
-  k: number,
-  exclude: ReadonlySet<number> = new Set(),
-): Promise<BookRow[]> {
-  return findBooksByIds(db, await randomBookIds(db, k, exclude));
-}
-
-/**
- * The ids of k books drawn like randomBooks, from the `pos` index alone: a caller holding book rows in
- * memory (the reader's catalogue memo) then decodes only the rows it lacks. At 100k books, eight ids
- * cost ~55 µs where eight whole rows cost ~280 µs.
+ * The ids of k books drawn uniformly without replacement: random dense positions, read from the unique
+ * `pos` index alone. Never short while the catalogue has k books (minus the excluded ones). The caller
+ * reads the rows, through the reader's catalogue memo where it has them: at 100k books eight ids cost
+ * ~55 µs where eight whole rows cost ~280 µs.
  */
 export async function randomBookIds(
   db: Db,

@@ -43,24 +43,6 @@ export async function saveRating(
   });
 }
 
-/**
- * Count and average of a book's ratings, from the counts saveRating maintains in its transaction
- * (book_stats) instead of aggregating the ratings: a popular book has thousands (77 µs → 5 µs per detail).
- */
-export async function ratingStats(
-  db: Kysely<Database>,
-  bookId: number,
-): Promise<{ num: number; avg: number }> {
-  const row = await db
-    .selectFrom('book_stats')
-    .select(['rating_num', 'rating_avg'])
-    .where('book_id', '=', bookId)
-    .executeTakeFirst();
-  return row && row.rating_num > 0
-    ? { num: Number(row.rating_num), avg: Number(row.rating_avg) }
-    : { num: 0, avg: 0 };
-}
-
 export async function userRank(db: Kysely<Database>, userId: number, bookId: number): Promise<number> {
   const row = await db
     .selectFrom('ratings')

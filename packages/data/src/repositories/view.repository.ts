@@ -75,16 +75,6 @@ export async function recentReaders(db: Kysely<Database>, bookId: number, limit 
   return rows.map((r) => ({ ...r, last_viewed_at: Number(r.last_viewed_at) }));
 }
 
-/** Distinct viewers of a book, from the count recordView maintains (book_stats.readers). */
-export async function readerCount(db: Kysely<Database>, bookId: number): Promise<number> {
-  const row = await db
-    .selectFrom('book_stats')
-    .select('readers')
-    .where('book_id', '=', bookId)
-    .executeTakeFirst();
-  return Number(row?.readers ?? 0);
-}
-
 /** Most viewed books since `since` (ms), by view count, ties by id. */
 export async function topViewedBookIds(
   db: Kysely<Database>,
