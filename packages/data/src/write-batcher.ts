@@ -108,7 +108,7 @@ export class WriteBatcher {
       for (const item of batch) item.reject(err);
       return true;
     }
-    batch.forEach((item, i) => item.resolve(values[i]));
+    for (const [i, item] of batch.entries()) item.resolve(values[i]);
     return true;
   }
 
