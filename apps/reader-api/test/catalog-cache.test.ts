@@ -35,6 +35,24 @@ describe.each(dialects)('catalogue caches of the reader on $name', (dialect) => 
     expect(shown).not.toContain(books[1]!.title);
   });
 
+  it('freeRead/v2 draws from the books and titles committed elsewhere, even as its first request', async () => {
+    t = await harness(dialect);
+    const books = await seedBooks(t, 4);
+    const titles = async () =>
+      ((await get(t, '/book/home/freeRead/v2')).body.data as Array<{ title: string }>)
+        .map((b) => b.title)
+        .sort();
+    // the memo holds all four rows and the count 4
+    expect(await titles()).toEqual(books.map((b) => b.title).sort());
+    await updateBook(t.h.db, books[0]!.file_name, { title: 'Renamed elsewhere' });
+    await deleteBook(t.h.db, books[1]!.file_name);
+    const added = await insertBook(t.h.db, sampleBook(), []);
+    // no other request synced the memo in between: the batch itself must
+    expect(await titles()).toEqual(
+      ['Renamed elsewhere', books[2]!.title, books[3]!.title, added.title].sort(),
+    );
+  });
+
   it('a book added outside this process shows in the category list at once (was up to 60 s)', async () => {
     t = await harness(dialect);
     await seedBooks(t, 2, { category_id: 1 });

@@ -1,7 +1,7 @@
 import {
   type BookRow,
   bookIdsInCategories,
-  catalogVersion,
+  catalogState,
   type Database,
   findBookByFileName,
   findBooksByIds,
@@ -22,6 +22,7 @@ import { CATALOG_CACHE_PREFIX } from './reader-context.js';
 export class CatalogMemo {
   private version = -1;
   private generation = 0;
+  private count = 0;
   private syncing: Promise<void> | undefined;
   private readonly books = new Map<number, BookRow>();
   private readonly idsByFileName = new Map<string, number>();
@@ -38,14 +39,20 @@ export class CatalogMemo {
   }
 
   private async check(db: Kysely<Database>, cache?: Cache): Promise<void> {
-    const version = await catalogVersion(db);
+    const { version, books } = await catalogState(db);
     if (version === this.version) return;
     this.version = version;
+    this.count = books;
     this.generation++;
     this.books.clear();
     this.idsByFileName.clear();
     this.newest.clear();
     await cache?.invalidate(CATALOG_CACHE_PREFIX);
+  }
+
+  /** Books in the catalogue at the synced version (read with it, so random draws need not count). */
+  get bookCount(): number {
+    return this.count;
   }
 
   /** Books of the given ids in that order (missing ids skipped): misses are read in one query. */

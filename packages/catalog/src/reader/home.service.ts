@@ -46,7 +46,7 @@ export async function getHome(ctx: ReaderContext, openId: string, banner: Banner
   const [shelf, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([
     user ? shelfRowsOf(ctx, user, entries.slice(0, HOME_SIZES.shelf)) : [],
     user ? recommendFor(ctx, user.id, onShelf) : wellRatedBatch(ctx),
-    freeReadBatch(ctx),
+    freeReadSynced(ctx),
     topHotBooks(ctx),
     categoryListSynced(ctx),
     topSearch(ctx),
@@ -106,6 +106,11 @@ async function wellRatedBatch(ctx: ReaderContext): Promise<BookSummary[]> {
 
 /** freeRead/v2 and the home section: a uniform draw from the whole catalogue. */
 export async function freeReadBatch(ctx: ReaderContext): Promise<BookSummary[]> {
+  await syncCatalog(ctx);
+  return freeReadSynced(ctx);
+}
+
+async function freeReadSynced(ctx: ReaderContext): Promise<BookSummary[]> {
   return (await randomRows(ctx, HOME_SIZES.freeRead)).map((r) => toBookSummary(r, ctx.urls));
 }
 

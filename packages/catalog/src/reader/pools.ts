@@ -78,7 +78,7 @@ export async function randomRows(
   const rows: BookRow[] = [];
   const taken = new Set(exclude);
   for (let attempt = 0; rows.length < k && attempt < 3; attempt++) {
-    const ids = await randomBookIds(ctx.db, k - rows.length, taken);
+    const ids = await randomBookIds(ctx.db, k - rows.length, taken, ctx.catalog?.bookCount);
     if (ids.length === 0) break;
     for (const id of ids) taken.add(id);
     rows.push(...(await booksByIds(ctx, ids)));

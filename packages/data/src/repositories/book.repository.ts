@@ -180,8 +180,10 @@ export async function randomBookIds(
   db: Db,
   k: number,
   exclude: ReadonlySet<number> = new Set(),
+  /** the number of books when the caller already knows it (the reader's catalogue memo) */
+  count?: number,
 ): Promise<number[]> {
-  const n = await countBooks(db);
+  const n = count ?? (await countBooks(db));
   const want = Math.min(k, Math.max(0, n - exclude.size));
   const picked: number[] = [];
   const tried = new Set<number>();

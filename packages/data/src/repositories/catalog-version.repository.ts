@@ -20,3 +20,18 @@ export async function catalogVersion(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('counters').select('value').where('name', '=', NAME).executeTakeFirst();
   return Number(row?.value ?? 0);
 }
+
+/**
+ * The catalogue version and the number of books in one read. insertBook and deleteBook move both in
+ * the same transaction, so the count is exact for the version read with it: a reader keeping it with
+ * its catalogue memo draws random positions without counting again.
+ */
+export async function catalogState(db: Kysely<Database>): Promise<{ version: number; books: number }> {
+  const rows = await db
+    .selectFrom('counters')
+    .select(['name', 'value'])
+    .where('name', 'in', [NAME, 'books'])
+    .execute();
+  const value = (name: string) => Number(rows.find((r) => r.name === name)?.value ?? 0);
+  return { version: value(NAME), books: value('books') };
+}
