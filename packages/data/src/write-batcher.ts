@@ -73,66 +73,22 @@ export class WriteBatcher {
    * so only the failing write fails and no write takes effect twice.
    */
   private async commit(batch: Queued[]): Promise<void> {
-    if (batch.length > 1 && (await this.commitTogether(batch))) return;
-    await this.commitEach(batch);
+    if ((await this.attempt(batch, false)) === 'retry') await this.attempt(batch, true);
   }
 
-  /** false (and nothing committed) when a write failed; a failed commit rejects the whole batch. */
-  private async commitTogether(batch: Queued[]): Promise<boolean> {
-    const values: unknown[] = [];
-    let trx: Awaited<ReturnType<ReturnType<Kysely<Database>['startTransaction']>['execute']>>;
+  /** 'retry' when a write of several failed without savepoints: nothing committed, nobody answered. */
+  private async attempt(batch: Queued[], savepoints: boolean): Promise<'done' | 'retry'> {
+    const results: Settled[] = [];
+    let trx: Trx | undefined;
+    let working = false;
     try {
       trx = await this.db.startTransaction().execute();
-    } catch (err) {
-      // no transaction (the lock was not had within busy_timeout): trying again would wait as long again
-      for (const item of batch) item.reject(err);
-      return true;
-    }
-    try {
-      for (const item of batch) values.push(await item.work(trx));
-    } catch {
-      await trx
-        .rollback()
-        .execute()
-        .catch(() => {});
-      return false;
-    }
-    try {
-      await trx.commit().execute();
-    } catch (err) {
-      if (!trx.isCommitted && !trx.isRolledBack)
-        await trx
-          .rollback()
-          .execute()
-          .catch(() => {});
-      for (const item of batch) item.reject(err);
-      return true;
-    }
-    for (const [i, item] of batch.entries()) item.resolve(values[i]);
-    return true;
-  }
-
-  private async commitEach(batch: Queued[]): Promise<void> {
-    const results: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
-    let trx: Awaited<ReturnType<ReturnType<Kysely<Database>['startTransaction']>['execute']>> | undefined;
-    try {
-      trx = await this.db.startTransaction().execute();
-      for (const item of batch) {
-        if (batch.length === 1) {
-          results.push({ ok: true, value: await item.work(trx) });
-          continue;
-        }
-        const sp = await trx.savepoint('w').execute();
-        try {
-          const value = await item.work(sp);
-          await sp.releaseSavepoint('w').execute();
-          results.push({ ok: true, value });
-        } catch (err) {
-          await sp.rollbackToSavepoint('w').execute();
-          await sp.releaseSavepoint('w').execute();
-          results.push({ ok: false, err });
-        }
-      }
+      working = true;
+      for (const item of batch)
+        results.push(
+          savepoints ? await inSavepoint(trx, item.work) : { ok: true, value: await item.work(trx) },
+        );
+      working = false;
       await trx.commit().execute();
     } catch (err) {
       if (trx && !trx.isCommitted && !trx.isRolledBack)
@@ -140,13 +96,33 @@ export class WriteBatcher {
           .rollback()
           .execute()
           .catch(() => {});
+      // a lone write fails alone anyway; a failed begin or commit would fail the same way again
+      if (working && !savepoints && batch.length > 1) return 'retry';
       for (const item of batch) item.reject(err);
-      return;
+      return 'done';
     }
-    batch.forEach((item, i) => {
+    for (const [i, item] of batch.entries()) {
       const r = results[i]!;
       if (r.ok) item.resolve(r.value);
       else item.reject(r.err);
-    });
+    }
+    return 'done';
+  }
+}
+
+type Trx = Awaited<ReturnType<ReturnType<Kysely<Database>['startTransaction']>['execute']>>;
+type Settled = { ok: true; value: unknown } | { ok: false; err: unknown };
+
+/** One write in its own savepoint: a failure undoes that write alone and is returned, not thrown. */
+async function inSavepoint(trx: Trx, work: Work): Promise<Settled> {
+  const sp = await trx.savepoint('w').execute();
+  try {
+    const value = await work(sp);
+    await sp.releaseSavepoint('w').execute();
+    return { ok: true, value };
+  } catch (err) {
+    await sp.rollbackToSavepoint('w').execute();
+    await sp.releaseSavepoint('w').execute();
+    return { ok: false, err };
   }
 }
