@@ -12,7 +12,6 @@ import {
   categoryCovers,
   findUserByOpenId,
   hotKeywordsFromStats,
-  shelfBookIds,
   shelfEntries,
   topKeywords,
   userCategoryAffinity,
@@ -65,11 +64,6 @@ export async function getHome(ctx: ReaderContext, openId: string, banner: Banner
 }
 
 /** Favours the categories the user engaged with, never a book already on their shelf. */
-export async function personalRecommend(ctx: ReaderContext, userId: number): Promise<BookSummary[]> {
-  await syncCatalog(ctx);
-  return recommendFor(ctx, userId, await shelfBookIds(ctx.db, userId));
-}
-
 async function recommendFor(
   ctx: ReaderContext,
   userId: number,

@@ -64,8 +64,3 @@ export async function countShelf(db: Kysely<Database>, userId?: number): Promise
   if (userId !== undefined) q = q.where('user_id', '=', userId);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
-
-export async function shelfBookIds(db: Kysely<Database>, userId: number): Promise<Set<number>> {
-  const rows = await db.selectFrom('shelf_entries').select('book_id').where('user_id', '=', userId).execute();
-  return new Set(rows.map((r) => r.book_id));
-}
