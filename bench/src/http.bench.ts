@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { adminLogin, loadGet } from './lib/load.js';
 import { machine, writeResult } from './lib/report.js';
-import { type Sample, sampleOf, startServer } from './lib/servers.js';
+import { type Sample, sampleOf, searchKeyword, startServer } from './lib/servers.js';
 
 /**
  * pnpm --filter @readlib/bench run bench:http -- --db .data/books-100000.db [--seconds 8] [--connections 32]
@@ -36,18 +36,6 @@ const at = <T>(r: () => number, a: readonly T[]) => a[Math.floor(r() * a.length)
 function endpoints(s: Sample, token: string): Endpoint[] {
   const shelf = (r: () => number) =>
     enc(JSON.stringify({ openId: at(r, s.openIds), fileName: at(r, s.fileNames) }));
-  const kw = (r: () => number) => {
-    const src = r() < 0.6 ? at(r, s.titles) : at(r, s.authors);
-    const chars = Array.from(src);
-    const len = /[\u3040-\u9fff]/u.test(src) ? 1 + Math.floor(r() * 2) : 3 + Math.floor(r() * 5);
-    const i = Math.floor(r() * Math.max(1, chars.length - len));
-    return enc(
-      chars
-        .slice(i, i + len)
-        .join('')
-        .trim() || src,
-    );
-  };
   return [
     { name: 'bare', server: 'bare', path: () => '/bare' },
     // the reader's plugin stack (hooks, headers, serialisation) with no SQL: the floor of every route
@@ -63,7 +51,7 @@ function endpoints(s: Sample, token: string): Endpoint[] {
     {
       name: 'search',
       server: 'reader',
-      path: (r) => `/book/search?keyword=${kw(r)}&openId=${at(r, s.openIds)}`,
+      path: (r) => `/book/search?keyword=${searchKeyword(s, r)}&openId=${at(r, s.openIds)}`,
     },
     {
       name: 'search-list',

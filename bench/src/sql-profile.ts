@@ -3,10 +3,11 @@ import { loadConfig } from '@readlib/config';
 import { createDb } from '@readlib/data';
 import { buildApp } from '@readlib/reader-api';
 import SQLite from 'better-sqlite3';
-import { type Sample, sampleOf } from './lib/servers.js';
+import { rng } from './lib/gen.js';
+import { type Sample, sampleOf, searchKeyword } from './lib/servers.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:sql -- --db .data/books-100000.db --endpoint detail [--requests 3000]
+ * pnpm --filter @readlib/bench run bench:sql -- --db .data/books-100000.db --endpoint detail|home|shelf|search [--requests 3000]
  *   [--checkpoints inline|background]
  *
  * Where a reader endpoint's SQLite time goes: the reader app in this process (no HTTP: `inject`, 32 at
@@ -49,7 +50,10 @@ const paths: Record<string, (s: Sample, i: number) => string> = {
     `/book/detail?fileName=${(i % 2 ? s.hotFileNames : s.fileNames)[(i * 7) % s.fileNames.length]}&openId=${s.openIds[i % s.openIds.length]}`,
   home: (s, i) => `/book/home/v2?openId=${s.openIds[i % s.openIds.length]}`,
   shelf: (s, i) => `/book/shelf/get?openId=${s.openIds[i % s.openIds.length]}`,
+  search: (s, i) =>
+    `/book/search?keyword=${searchKeyword(s, draws)}&openId=${s.openIds[i % s.openIds.length]}`,
 };
+const draws = rng(1017);
 const pathOf = paths[values.endpoint];
 if (!pathOf) throw new Error(`--endpoint: one of ${Object.keys(paths).join(', ')}`);
 

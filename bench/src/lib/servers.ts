@@ -89,6 +89,25 @@ export interface Sample {
   categories: string[];
 }
 
+const pick = <T>(r: () => number, a: readonly T[]) => a[Math.floor(r() * a.length)]!;
+
+/**
+ * A search keyword as readers type them: a substring of a title (60%) or an author, 1-2 characters of
+ * CJK text, 3-7 of Latin, URL-encoded. Hits mostly; a substring across a word gap can miss.
+ */
+export function searchKeyword(s: Sample, r: () => number): string {
+  const src = r() < 0.6 ? pick(r, s.titles) : pick(r, s.authors);
+  const chars = Array.from(src);
+  const len = /[\u3040-\u9fff]/u.test(src) ? 1 + Math.floor(r() * 2) : 3 + Math.floor(r() * 5);
+  const i = Math.floor(r() * Math.max(1, chars.length - len));
+  return encodeURIComponent(
+    chars
+      .slice(i, i + len)
+      .join('')
+      .trim() || src,
+  );
+}
+
 /** Values to build requests from, read from the benchmark database itself. */
 export async function sampleOf(db: string, size = 2000): Promise<Sample> {
   const h = createDb(dbConfigOf(db));

@@ -173,6 +173,51 @@ describe.each(dialects)('search repository on $name', (dialect) => {
     for (const b of made) await deleteBook(h.db, b.file_name);
   });
 
+  it('pages a keyword naming several categories: title matches, then field and category matches by id', async () => {
+    // "scien" names ComputerScience (1), SocialSciences (2), LifeSciences (10), EarthSciences (14) and
+    // MaterialsScience (15); each category is walked apart and merged with the author matches
+    const add = (title: string, author: string, category_id: number) =>
+      insertBook(h.db, sampleBook({ title, author, category_id }), []);
+    const made = [
+      await add('Plain 1', 'Nobody', 1),
+      await add('Scientia Nova', 'Nobody', 8),
+      await add('Plain 2', 'Ann Scienza', 8),
+      await add('Plain 3', 'Nobody', 14),
+      await add('Plain 4', 'Ann Scienza', 2),
+      await add('Scientia Vetus', 'Ann Scienza', 1),
+      await add('Plain 5', 'Nobody', 15),
+      await add('Plain 6', 'Nobody', 1),
+      await add('Plain 7', 'Nobody', 8),
+    ];
+    const isTitle = (b: (typeof made)[number]) => b.title.startsWith('Scientia');
+    const expected = [...made.filter(isTitle), ...made.filter((b) => !isTitle(b) && b.title !== 'Plain 7')];
+    for (const size of [1, 3, 4, 20]) {
+      const pages = [];
+      for (let offset = 0; offset < expected.length + size; offset += size)
+        pages.push(...(await searchBooks(h.db, 'Scien', { offset, limit: size })).map((b) => b.file_name));
+      expect(pages, `pages of ${size}`).toEqual(expected.map((b) => b.file_name));
+    }
+    for (const b of made) await deleteBook(h.db, b.file_name);
+  });
+
+  it('keeps title matches out of the rest of a page past hundreds of them', async () => {
+    // past 500 title matches they are excluded by a subquery instead of a list of ids
+    const titled = [];
+    for (let i = 0; i < 502; i++)
+      titled.push(await insertBook(h.db, sampleBook({ title: `Numbat ${i}` }), []));
+    const rest = [
+      await insertBook(h.db, sampleBook({ title: 'Other', author: 'Numbat Fan' }), []),
+      await insertBook(h.db, sampleBook({ title: 'Numbat again', author: 'Numbat Fan' }), []),
+    ];
+    const ids = async (offset: number, limit: number) =>
+      (await searchBooks(h.db, 'numbat', { offset, limit })).map((b) => b.file_name);
+    const all = [...titled, rest[1]!, rest[0]!].map((b) => b.file_name);
+    expect(await ids(500, 4)).toEqual(all.slice(500, 504));
+    expect(await ids(0, 3)).toEqual(all.slice(0, 3));
+    expect(await ids(503, 10)).toEqual(all.slice(503));
+    for (const b of [...titled, ...rest]) await deleteBook(h.db, b.file_name);
+  });
+
   it('keeps the facet values in step with inserts, updates and deletes (book_values)', async () => {
     const facet = async (kw: string, field: 'author' | 'publisher' = 'author') =>
       (await searchFacet(h.db, kw, field)).map((f) => `${f.value}:${f.n}`);

@@ -37,11 +37,13 @@ export interface SearchInput {
 export async function search(ctx: ReaderContext, input: SearchInput): Promise<SearchResult> {
   const keyword = input.keyword.trim();
   if (!keyword) throw invalid('keyword must not be blank');
+  await syncCatalog(ctx);
+  const categoryIds = await categoryIdsMatching(ctx.db, keyword);
   const [books, authors, publishers, categories] = await Promise.all([
-    searchBooks(ctx.db, keyword, paging(input.page, input.pageSize)),
-    searchFacet(ctx.db, keyword, 'author', GROUP_MAX),
-    searchFacet(ctx.db, keyword, 'publisher', GROUP_MAX),
-    matchingCategories(ctx, keyword),
+    searchBooks(ctx.db, keyword, paging(input.page, input.pageSize), categoryIds),
+    facet(ctx, keyword, 'author'),
+    facet(ctx, keyword, 'publisher'),
+    matchingCategories(ctx, categoryIds),
     write(ctx, (db) => logSearch(db, keyword, input.openId ?? null, ctx.now())),
   ]);
   return {
@@ -54,16 +56,31 @@ export async function search(ctx: ReaderContext, input: SearchInput): Promise<Se
 }
 
 /**
- * Categories whose name contains the keyword, most books first: the names are matched in the database,
- * the counts come from the per-category counts every book write invalidates (no count per search).
+ * The author or publisher values containing the keyword, most books first. A common keyword is answered
+ * from the most frequent values the memo keeps (at a million books the index query sorted up to 17k
+ * matching authors: 0.4 ms on average, 6 ms for "son", and a publisher facet paid for the matching
+ * authors too); when those hold fewer than GROUP_MAX matches and are not all the values, the index
+ * answers. The memo's values are a prefix of the facets' order,
+ * so its first matches are the index's first matches.
  */
-async function matchingCategories(ctx: ReaderContext, keyword: string) {
-  await syncCatalog(ctx);
+async function facet(ctx: ReaderContext, keyword: string, field: 'author' | 'publisher') {
+  const popular = await ctx.catalog?.popularValues(ctx.db, field);
+  if (popular) {
+    const hits = popular.matcher.matches(keyword, GROUP_MAX).map((i) => popular.values[i]!);
+    if (hits.length === GROUP_MAX || popular.complete) return hits;
+  }
+  return searchFacet(ctx.db, keyword, field, GROUP_MAX);
+}
+
+/**
+ * Categories whose name contains the keyword (matched in the database by the caller), most books
+ * first: the counts come from the per-category counts every book write invalidates (no count per search).
+ */
+async function matchingCategories(ctx: ReaderContext, ids: number[]) {
   const counts = () => categoryCounts(ctx.db);
-  const [ids, all] = await Promise.all([
-    categoryIdsMatching(ctx.db, keyword),
-    ctx.cache ? ctx.cache.wrap(`${CATALOG_CACHE_PREFIX}counts`, CATALOG_CACHE_TTL_MS, counts) : counts(),
-  ]);
+  const all = await (ctx.cache
+    ? ctx.cache.wrap(`${CATALOG_CACHE_PREFIX}counts`, CATALOG_CACHE_TTL_MS, counts)
+    : counts());
   const wanted = new Set(ids);
   return all
     .filter((c) => wanted.has(c.id))

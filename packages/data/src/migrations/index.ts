@@ -7,6 +7,7 @@ import * as leanViewWrites from './2026-11-22T1800-lean-view-writes.js';
 import * as titleIndex from './2026-11-22T2000-title-index.js';
 import * as readerCounts from './2026-11-22T2200-reader-counts.js';
 import * as readerBooksIndex from './2026-11-22T2300-reader-books-index.js';
+import * as popularValues from './2026-11-22T2330-popular-values.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T2000-title-index': titleIndex,
   '2026-11-22T2200-reader-counts': readerCounts,
   '2026-11-22T2300-reader-books-index': readerBooksIndex,
+  '2026-11-22T2330-popular-values': popularValues,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -68,3 +68,23 @@ export async function rebuildBookValues(db: Kysely<Database>): Promise<void> {
   }
   await sql`analyze book_values`.execute(db);
 }
+
+/**
+ * The `limit` values of a field with the most books, most first and ties by value: the order of the
+ * search facets (searchFacet), read along book_values_popular_idx.
+ */
+export async function popularValues(
+  db: Kysely<Database>,
+  field: ValueField,
+  limit: number,
+): Promise<Array<{ value: string; n: number }>> {
+  const rows = await db
+    .selectFrom('book_values')
+    .select(['value', 'books'])
+    .where('field', '=', field)
+    .orderBy('books', 'desc')
+    .orderBy('value')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ value: r.value, n: Number(r.books) }));
+}

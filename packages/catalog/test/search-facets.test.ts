@@ -1,0 +1,95 @@
+import { insertBook, updateBook } from '@readlib/data';
+import { sampleBook, testDialects } from '@readlib/data/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CatalogMemo } from '../src/reader/catalog-memo.js';
+import type { ReaderContext } from '../src/reader/reader-context.js';
+import { search } from '../src/reader/search.service.js';
+import { PublicUrls } from '../src/urls.js';
+
+const dialects = await testDialects();
+
+// decisions.md §3 Search: `author` and `publisher` hold the distinct matching values, at most 10 each,
+// most books first. The reader answers common keywords from the memo's most frequent values and the
+// rest from the index: both must give the index's answer, whichever path a keyword takes.
+describe.each(dialects)('search facets from the memo on $name', (dialect) => {
+  let h: Awaited<ReturnType<typeof dialect.create>>;
+  beforeEach(async () => {
+    h = await dialect.create();
+  });
+  afterEach(async () => h.destroy());
+
+  const ctxOf = (catalog?: CatalogMemo): ReaderContext => ({
+    db: h.db,
+    urls: new PublicUrls('http://localhost:3000'),
+    now: Date.now,
+    ...(catalog ? { catalog } : {}),
+  });
+  const facets = async (ctx: ReaderContext, keyword: string) => {
+    const r = await search(ctx, { keyword });
+    return { author: r.author, publisher: r.publisher };
+  };
+
+  it('gives the index answer for common, rare, short, CJK and absent keywords', async () => {
+    // 24 authors with 1-4 books each (ties included) and 6 publishers: a memo of 12 values per field
+    // holds only the most frequent authors (10 of them Latin), so some keywords are answered by it and
+    // some by the index
+    for (let i = 0; i < 24; i++) {
+      const author =
+        i % 6 === 5 ? `王小明${i}` : `Author ${String.fromCharCode(65 + i)}${i % 3 === 0 ? ' Smith' : ''}`;
+      for (let k = 0; k < 1 + (i % 4); k++)
+        await insertBook(h.db, sampleBook({ author, publisher: `House ${i % 6} Press` }), []);
+    }
+    // full-width and accented letters: the gram index compares NFKC forms, the trigram index folds case only
+    for (const author of ['Ｍａｒｙ Ｓｈｅｌｌｅｙ', 'Émile Zola', 'Émile Zola'])
+      await insertBook(h.db, sampleBook({ author, publisher: author }), []);
+    const small = new CatalogMemo(100, 12);
+    const keywords = [
+      'author',
+      'AUTHOR',
+      'smith',
+      'r x',
+      'au',
+      'a',
+      'x',
+      '王',
+      '小明',
+      '王小明23',
+      'house',
+      'press 3',
+      'zzz',
+      '1',
+      'ＭＡＲＹ',
+      'mary',
+      'ｍａ',
+      'ma',
+      'émile',
+      'ÉMI',
+      'é',
+      'ｙ Ｓ',
+    ];
+    for (const keyword of keywords) {
+      const byIndex = await facets(ctxOf(), keyword);
+      expect(await facets(ctxOf(small), keyword), keyword).toEqual(byIndex);
+      expect(await facets(ctxOf(new CatalogMemo()), keyword), keyword).toEqual(byIndex);
+    }
+    // which path answered: with the value rows gone behind the memo's back (no catalogue version
+    // move), the common keyword still fills its ten from memory and the rare one finds nothing
+    expect((await facets(ctxOf(small), 'Author E')).author).toEqual([{ author: 'Author E' }]);
+    await h.db.deleteFrom('book_values').execute();
+    expect((await facets(ctxOf(small), 'author')).author).toHaveLength(10);
+    expect((await facets(ctxOf(small), 'house')).publisher).toHaveLength(6);
+    expect((await facets(ctxOf(small), 'Author E')).author).toEqual([]);
+  });
+
+  it('follows book writes made elsewhere at the next search', async () => {
+    const memo = new CatalogMemo(100, 12);
+    const a = await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
+    await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
+    expect((await facets(ctxOf(memo), 'lovelace')).author).toEqual([{ author: 'Ada Lovelace' }]);
+    await updateBook(h.db, a.file_name, { author: 'Ada King' });
+    expect((await facets(ctxOf(memo), 'ada')).author).toEqual([
+      { author: 'Ada King' },
+      { author: 'Ada Lovelace' },
+    ]);
+  });
+});
