@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EpubError } from './errors.js';
-import { coverExtension, exists, listDir, stem, unpackTo } from './file-store.helpers.js';
+import { coverExtension, exists, listDir, settledAll, stem, unpackTo } from './file-store.helpers.js';
 import { type EpubLimits, resolveLimits } from './limits.js';
 import { openAndParse } from './parse-epub.js';
 import type { SafeZip } from './safe-unzip.js';
@@ -104,12 +104,15 @@ export class FileStore {
     const moved: string[] = [];
     try {
       await mkdir(tmp, { recursive: true });
-      await unpackTo(zip, join(tmp, 'unzip'));
-      if (cover && coverPath) {
-        await zip.extractTo(cover.href, join(tmp, 'cover'));
-      }
-      if (typeof epub === 'string') await copyFile(epub, join(tmp, 'book.epub'), constants.COPYFILE_EXCL);
-      else await writeFile(join(tmp, 'book.epub'), epub, { flag: 'wx' });
+      // three independent writes into the temporary folder, side by side (thread-pool round trips);
+      // all settle before a failure is thrown, so the cleanup below removes a folder nobody writes to
+      await settledAll([
+        unpackTo(zip, join(tmp, 'unzip')),
+        cover && coverPath ? zip.extractTo(cover.href, join(tmp, 'cover')) : undefined,
+        typeof epub === 'string'
+          ? copyFile(epub, join(tmp, 'book.epub'), constants.COPYFILE_EXCL)
+          : writeFile(join(tmp, 'book.epub'), epub, { flag: 'wx' }),
+      ]);
 
       await mkdir(dirname(paths.unzip), { recursive: true });
       await rename(join(tmp, 'unzip'), paths.unzip);

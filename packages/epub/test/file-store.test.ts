@@ -71,6 +71,14 @@ describe('FileStore', () => {
     expect(await store.hasBook('half')).toBe(false);
   });
 
+  it('unpacks many entries side by side, each file whole', async () => {
+    const good = (i: number) => ({ name: `OEBPS/extra/${i}.txt`, data: `file ${i} `.repeat(100 + i) });
+    await store.putBook('many', makeEpub({ extraEntries: Array.from({ length: 30 }, (_, i) => good(i)) }));
+    for (let i = 0; i < 30; i++)
+      expect(await readFile(join(root, `unzip/many/OEBPS/extra/${i}.txt`), 'utf8')).toBe(good(i).data);
+    expect(await listTree(join(root, '.tmp'))).toEqual([]);
+  });
+
   it.each(['', '.hidden', '..', '../x', 'a/b', 'a\\b', 'x'.repeat(129), 'name with space', 'é'])(
     'refuses the file name %j',
     async (name) => {
