@@ -8,6 +8,7 @@ import * as titleIndex from './2026-11-22T2000-title-index.js';
 import * as readerCounts from './2026-11-22T2200-reader-counts.js';
 import * as readerBooksIndex from './2026-11-22T2300-reader-books-index.js';
 import * as popularValues from './2026-11-22T2330-popular-values.js';
+import * as shelfCoveringIndex from './2026-11-22T2340-shelf-covering-index.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T2200-reader-counts': readerCounts,
   '2026-11-22T2300-reader-books-index': readerBooksIndex,
   '2026-11-22T2330-popular-values': popularValues,
+  '2026-11-22T2340-shelf-covering-index': shelfCoveringIndex,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
