@@ -17,6 +17,8 @@ export * from './repositories/rating.repository.js';
 export * from './repositories/recommend.repository.js';
 export * from './repositories/screen.repository.js';
 export * from './repositories/search.repository.js';
+export * from './repositories/search-facet.repository.js';
+export * from './repositories/search-list.repository.js';
 export * from './repositories/search-log.repository.js';
 export * from './repositories/shelf.repository.js';
 export * from './repositories/upload.repository.js';

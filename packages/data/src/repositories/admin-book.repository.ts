@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { matchingIds } from '../search/match.js';
 import { type BookRow, countBooks, selectBooks } from './book.repository.js';
-import { matchingIds } from './search.repository.js';
 
 /** Sortable fields of the admin list (decisions.md §4): anything else is refused by the caller. */
 export const SORTABLE_FIELDS = {

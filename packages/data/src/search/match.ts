@@ -1,0 +1,67 @@
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import type { Database } from '../database.js';
+import { dialectOf } from '../dialect.js';
+import { type GramField, gramToken, isShortKeyword, normalizeText } from './grams.js';
+
+/**
+ * The SQL of "this keyword is a substring of these fields", for both dialects and both kinds of index:
+ * the building blocks of the search, search-list, facet and admin-list queries.
+ */
+export type SearchField = 'title' | 'author' | 'publisher';
+export const GRAM: Record<SearchField, GramField> = { title: 't', author: 'a', publisher: 'p' };
+
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function ftsPhrase(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Ids of the books whose given fields contain the keyword as a substring, case-insensitively, as a
+ * subquery, always through an index: trigram FTS5 / pg_trgm for 3+ characters, the gram index for 1-2.
+ */
+export function matchingIds(db: Kysely<Database>, keyword: string, fields: SearchField[]): Expression<any> {
+  // the trigram indexes fold case themselves; the keyword goes in as typed
+  return dialectOf(db) === 'postgres'
+    ? sql`(select id from books where ${pgFieldMatch(keyword, fields)})`
+    : sql`(${ftsMatch(keyword, fields)})`;
+}
+
+/** SQLite: `select rowid as id from <fts table> where <match>` for the keyword in the given fields. */
+export function ftsMatch(keyword: string, fields: SearchField[]) {
+  const kw = normalizeText(keyword);
+  if (isShortKeyword(kw)) {
+    const tokens = fields.map((f) => gramToken(GRAM[f], kw));
+    return sql`select rowid as id from book_grams where book_grams match ${tokens.join(' OR ')}`;
+  }
+  // titles alone have their own index: in book_fts a title match walks the postings of every column
+  if (fields.length === 1 && fields[0] === 'title') {
+    return sql`select rowid as id from book_title_fts where book_title_fts match ${ftsPhrase(keyword)}`;
+  }
+  const cols = fields.length === 3 ? '' : `{${fields.join(' ')}} : `;
+  return sql`select rowid as id from book_fts where book_fts match ${cols + ftsPhrase(keyword)}`;
+}
+
+export function categoryIdsLike(db: Kysely<Database>, keyword: string) {
+  // the category table is small (a taxonomy), a scan of it is not a scan of the catalogue
+  return db
+    .selectFrom('categories')
+    .select('id')
+    .where(sql<SqlBool>`lower(name) like ${`%${escapeLike(normalizeText(keyword))}%`} escape '\\'`);
+}
+
+/** PostgreSQL: "the keyword is in one of these fields" as a condition on a books row. */
+export function pgFieldMatch(keyword: string, fields: SearchField[]): Expression<SqlBool> {
+  const kw = normalizeText(keyword);
+  if (isShortKeyword(kw)) {
+    const tokens = fields.map((f) => gramToken(GRAM[f], kw));
+    return sql<SqlBool>`string_to_array(grams, ' ') && ${sql.val(tokens)}::text[]`;
+  }
+  const pattern = `%${escapeLike(keyword)}%`;
+  return sql<SqlBool>`(${sql.join(
+    fields.map((f) => sql`${sql.ref(f)} ilike ${pattern}`),
+    sql` or `,
+  )})`;
+}
