@@ -16,13 +16,13 @@ import { selectCategoryCounts } from './category.repository.js';
 
 export { matchingIds, type SearchField } from '../search/match.js';
 
-/** Id lists above this length are excluded with a subquery instead of bound parameters. */
+/** Title matches past this many are excluded with a subquery instead of a list of bound ids. */
 const EXCEPT_LIST_MAX = 500;
 
 /**
  * SQLite: ids of books matching in the given fields or in one of the categories, ascending, at most
- * `limit` after `offset`, without the `except` ids (or, when the caller could not list them, without the
- * title matches). Every part is an ordered walk that its LIMIT stops: the FTS table in rowid order, each
+ * `limit` after `offset`, without the title matches the caller lists (all of them, when it lists any).
+ * Every part is an ordered walk that its LIMIT stops: the FTS table in rowid order, each
  * category through books_category_idx. The parts are merged here; a UNION in SQL materialised every
  * match and every book of the categories first (10 ms for a keyword naming a category at a million books).
  */
@@ -31,14 +31,15 @@ async function sqlitePageIds(
   keyword: string,
   fields: SearchField[],
   categoryIds: number[],
-  opts: { offset: number; limit: number; except?: number[] | 'title' },
+  opts: { offset: number; limit: number; exceptTitles?: number[] },
 ): Promise<number[]> {
   const ids = async (q: RawBuilder<{ id: number }>) => (await q.execute(db)).rows.map((r) => Number(r.id));
   const except = (col: string) => {
-    if (opts.except === 'title')
+    const titles = opts.exceptTitles;
+    if (!titles?.length) return sql``;
+    if (titles.length > EXCEPT_LIST_MAX)
       return sql`and ${sql.raw(col)} not in ${matchingIds(db, keyword, ['title'])}`;
-    if (!opts.except?.length) return sql``;
-    return sql`and ${sql.raw(col)} not in (${sql.join(opts.except)})`;
+    return sql`and ${sql.raw(col)} not in (${sql.join(titles)})`;
   };
   const want = opts.offset + opts.limit;
   if (categoryIds.length === 0)
@@ -67,11 +68,7 @@ async function pageIds(
     const exceptTitle = opts.exceptTitles ? sql` and not ${pgFieldMatch(keyword, ['title'])}` : sql``;
     return pgPageIds(db, sql<SqlBool>`((${pgFieldMatch(keyword, fields)}${inCategory})${exceptTitle})`, opts);
   }
-  const listed = opts.exceptTitles && opts.exceptTitles.length <= EXCEPT_LIST_MAX;
-  return sqlitePageIds(db, keyword, fields, categoryIds, {
-    ...opts,
-    except: listed ? opts.exceptTitles : opts.exceptTitles && 'title',
-  });
+  return sqlitePageIds(db, keyword, fields, categoryIds, opts);
 }
 
 /**
