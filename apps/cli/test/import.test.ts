@@ -57,6 +57,43 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     expect(readdirSync(join(dir, 'store', 'epub'))).toHaveLength(1);
   });
 
+  it('reads and parses the next books while one is written, yet writes in order, one at a time', async () => {
+    // the same bytes twice in a row and the same metadata twice in a row: parsed side by side, the
+    // second of each must still be a duplicate, as in a loop over the files
+    const { makeEpub } = await import('@readlib/epub/testing');
+    const one = makeEpub({ title: 'Lookahead', creators: ['A. Writer'], publisher: 'P' });
+    const sameMeta = makeEpub({
+      title: 'Lookahead',
+      creators: ['A. Writer'],
+      publisher: 'P',
+      chapters: [{ title: 'Other' }],
+    });
+    const events: string[] = [];
+    const source = (name: string, bytes: () => Buffer) => ({
+      name,
+      load: async () => {
+        events.push(`load ${name}`);
+        return bytes();
+      },
+    });
+    const sources = [
+      source('a.epub', () => one),
+      source('b.epub', () => one),
+      source('c.epub', () => sameMeta),
+      source('d.epub', () => {
+        throw new Error('unreadable');
+      }),
+      source('e.epub', () => makeEpub({ title: 'Last' })),
+    ];
+    const progress = { start() {}, tick: () => events.push('written'), done() {} };
+    const s = await importAll(deps(), sources, { progress });
+    expect(s).toEqual({ added: 2, duplicate: 2, failed: [{ file: 'd.epub', reason: 'unreadable' }] });
+    // two books ahead of the one being written, never more
+    expect(events.slice(0, 4)).toEqual(['load a.epub', 'load b.epub', 'load c.epub', 'written']);
+    expect(events.filter((e) => e === 'written')).toHaveLength(5);
+    expect(await countBooks(h.db)).toBe(2);
+  });
+
   it('assigns the --category given, creating it when new', async () => {
     const s = await importAll(deps(), await collectEpubs([join(REAL_EPUB_DIR, 'alice.epub')]), {
       category: 'Fairy Tales',

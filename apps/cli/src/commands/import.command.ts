@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { type IngestDeps, importEpub } from '@readlib/catalog';
+import { commitImport, type IngestDeps, type PreparedImport, prepareImport } from '@readlib/catalog';
 import { isEpubError } from '@readlib/epub';
 import type { Progress } from '../progress.js';
 
@@ -31,10 +31,15 @@ export async function collectEpubs(paths: string[]): Promise<ImportSource[]> {
   return out.map((file) => ({ name: file, load: () => readFile(file) }));
 }
 
+/** Books read and parsed ahead of the one being written (memory: this many EPUBs at most, plus it). */
+const LOOKAHEAD = 2;
+
 /**
  * Imports one book at a time: each is its own transaction with its files moved into place first, so an
  * interrupted run leaves whole books only, and running it again skips what is there (content-derived
- * fileNames make a re-import a duplicate).
+ * fileNames make a re-import a duplicate). The next books are read and parsed while one is written:
+ * parsing is CPU work, writing mostly waits on the disk. Writes stay in order, one at a time, so
+ * duplicate checks see every earlier book.
  */
 export async function importAll(
   deps: IngestDeps,
@@ -43,16 +48,29 @@ export async function importAll(
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { added: 0, duplicate: 0, failed: [] };
   opts.progress?.start(sources.length);
-  for (const src of sources) {
-    try {
-      const res = await importEpub(deps, await src.load(), {
+  const ahead = new Map<number, Promise<PreparedImport>>();
+  const prepare = (i: number) => {
+    const src = sources[i];
+    if (!src || ahead.has(i)) return;
+    const p = src.load().then((input) =>
+      prepareImport(deps, input, {
         originalName: basename(src.name),
         ...(opts.category ? { category: opts.category } : {}),
-      });
+      }),
+    );
+    p.catch(() => {}); // reported when its turn comes
+    ahead.set(i, p);
+  };
+  for (const [i, src] of sources.entries()) {
+    for (let k = i; k <= i + LOOKAHEAD; k++) prepare(k);
+    try {
+      const res = await commitImport(deps, await ahead.get(i)!);
       summary[res.status] += 1;
     } catch (err) {
       const reason = isEpubError(err) ? `${err.code}: ${err.message}` : (err as Error).message;
       summary.failed.push({ file: src.name, reason });
+    } finally {
+      ahead.delete(i);
     }
     opts.progress?.tick(
       `added ${summary.added} · duplicate ${summary.duplicate} · failed ${summary.failed.length}`,

@@ -189,25 +189,52 @@ export async function importEpub(
   input: Buffer,
   opts: { originalName?: string; category?: string } = {},
 ): Promise<ImportResult> {
-  const { db } = deps;
+  return commitImport(deps, await prepareImport(deps, input, opts));
+}
+
+/** A book of a bulk import, parsed, checked and named by its bytes: no database, no files yet. */
+export interface PreparedImport {
+  input: Buffer;
+  parsed: ParsedEpub;
+  fileName: string;
+  originalName: string;
+  category?: string | undefined;
+}
+
+/** The part of an import that needs neither the database nor the store (a bulk import runs it ahead). */
+export async function prepareImport(
+  deps: Pick<IngestDeps, 'limits'>,
+  input: Buffer,
+  opts: { originalName?: string; category?: string } = {},
+): Promise<PreparedImport> {
   const parsed = await parse(input, deps.limits);
   const fileName = `b-${createHash('sha256').update(input).digest('hex').slice(0, 16)}`;
-  const title = titleOf(parsed, opts.originalName ?? '', fileName);
+  return { input, parsed, fileName, originalName: opts.originalName ?? '', category: opts.category };
+}
+
+/**
+ * The part that writes: duplicate checks, files, row. Commits of one import run one at a time, since
+ * each duplicate check must see what the earlier books wrote.
+ */
+export async function commitImport(deps: IngestDeps, p: PreparedImport): Promise<ImportResult> {
+  const { db } = deps;
+  const { input, parsed, fileName } = p;
+  const title = titleOf(parsed, p.originalName, fileName);
   const same = await findBookByFileName(db, fileName);
   if (same) return { status: 'duplicate', fileName, title: same.title };
   const m = parsed.metadata;
   const dup = await findDuplicate(db, { title, author: m.author, publisher: m.publisher });
   if (dup) return { status: 'duplicate', fileName: dup.file_name, title };
-  const categoryId = opts.category
+  const categoryId = p.category
     ? ((await resolveCategory(
         db,
-        /^\d+$/.test(opts.category) ? { category: opts.category } : { categoryText: opts.category },
+        /^\d+$/.test(p.category) ? { category: p.category } : { categoryText: p.category },
       )) as number)
     : await categoryFromSubjects(db, m.subjects);
   // files without a row are leftovers of an interrupted import of these very bytes: replace them
   await deps.store.removeBook(fileName);
   const stored = await store(deps, fileName, input, parsed);
-  const pending = pendingFrom(parsed, stored, categoryId, opts.originalName ?? '');
+  const pending = pendingFrom(parsed, stored, categoryId, p.originalName);
   try {
     await insertBook(db, bookFromPending(pending), pending.contents.map(toTocRow));
   } catch (err) {
