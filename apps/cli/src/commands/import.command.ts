@@ -44,7 +44,7 @@ const LOOKAHEAD = 2;
 export async function importAll(
   deps: IngestDeps,
   sources: ImportSource[],
-  opts: { category?: string; progress?: Progress } = {},
+  opts: { category?: string; progress?: Pick<Progress, 'start' | 'tick' | 'done'> } = {},
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { added: 0, duplicate: 0, failed: [] };
   opts.progress?.start(sources.length);
