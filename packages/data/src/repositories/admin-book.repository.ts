@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { type Expression, type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
+import { dialectOf } from '../dialect.js';
 import { matchingIds } from '../search/match.js';
-import { type BookRow, countBooks, selectBooks } from './book.repository.js';
+import { type BookRow, countBooks, findBooksByIds, selectBooks } from './book.repository.js';
 
 /** Sortable fields of the admin list (decisions.md §4): anything else is refused by the caller. */
 export const SORTABLE_FIELDS = {
@@ -28,10 +29,15 @@ export async function listBooksAdmin(
   sort: { field: SortField; dir: 'asc' | 'desc' },
   page: { offset: number; limit: number },
 ): Promise<{ rows: BookRow[]; total: number }> {
+  const matchSets = [
+    filter.title ? matchingIds(db, filter.title, ['title']) : undefined,
+    filter.author ? matchingIds(db, filter.author, ['author']) : undefined,
+  ].filter((m) => m !== undefined);
+  if (dialectOf(db) === 'sqlite' && matchSets.length > 0 && !filter.category)
+    return matchesPage(db, matchSets, sort, page);
   let q = selectBooks(db);
   // substring filters through the search indexes (trigram FTS / grams), not a lower() LIKE scan
-  if (filter.title) q = q.where('books.id', 'in', matchingIds(db, filter.title, ['title']));
-  if (filter.author) q = q.where('books.id', 'in', matchingIds(db, filter.author, ['author']));
+  for (const m of matchSets) q = q.where('books.id', 'in', m);
   if (filter.category) q = q.where('categories.name', '=', filter.category);
   const [rows, total] = await Promise.all([
     q
@@ -41,7 +47,7 @@ export async function listBooksAdmin(
       .limit(page.limit)
       .execute(),
     // without a filter the total is the maintained book counter, not a COUNT(*) over the catalogue
-    filter.title || filter.author || filter.category
+    matchSets.length > 0 || filter.category
       ? q
           .clearSelect()
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -50,6 +56,42 @@ export async function listBooksAdmin(
       : countBooks(db),
   ]);
   return { rows, total };
+}
+
+/**
+ * SQLite, title and/or author filters only: the FTS match sets are counted and, sorted by id, paged
+ * themselves (their rowids are the book ids), and only the page's books are read. Through the books
+ * table, a title filter matching 2,300 of 100k books cost 1.7-9.7 ms to count and ~1 ms to page.
+ */
+async function matchesPage(
+  db: Kysely<Database>,
+  [first, ...others]: Expression<any>[],
+  sort: { field: SortField; dir: 'asc' | 'desc' },
+  page: { offset: number; limit: number },
+): Promise<{ rows: BookRow[]; total: number }> {
+  const matches = sql`${first} m ${others.length ? sql`where m.id in ${others[0]}` : sql``}`;
+  const [{ n }] = (await sql<{ n: number }>`select count(*) as n from ${matches}`.execute(db)).rows as [
+    { n: number },
+  ];
+  if (sort.field !== 'id') {
+    const rows = await selectBooks(db)
+      .where('books.id', 'in', sql<number>`(select m.id from ${matches})`)
+      .orderBy(SORTABLE_FIELDS[sort.field], sort.dir)
+      .orderBy('books.id', sort.dir)
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute();
+    return { rows, total: Number(n) };
+  }
+  const ids = await sql<{ id: number }>`select m.id from ${matches}
+    order by m.id ${sql.raw(sort.dir)} limit ${page.limit} offset ${page.offset}`.execute(db);
+  return {
+    rows: await findBooksByIds(
+      db,
+      ids.rows.map((r) => Number(r.id)),
+    ),
+    total: Number(n),
+  };
 }
 
 /** A catalogue book with the same title, author and publisher (decisions.md §4: duplicates refused). */
