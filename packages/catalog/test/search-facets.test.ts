@@ -2,6 +2,7 @@ import { insertBook, updateBook } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogMemo } from '../src/reader/catalog-memo.js';
+import { PopularValuesMemo } from '../src/reader/popular-values.js';
 import type { ReaderContext } from '../src/reader/reader-context.js';
 import { search } from '../src/reader/search.service.js';
 import { PublicUrls } from '../src/urls.js';
@@ -42,7 +43,14 @@ describe.each(dialects)('search facets from the memo on $name', (dialect) => {
     // full-width and accented letters: the gram index compares NFKC forms, the trigram index folds case only
     for (const author of ['Ｍａｒｙ Ｓｈｅｌｌｅｙ', 'Émile Zola', 'Émile Zola'])
       await insertBook(h.db, sampleBook({ author, publisher: author }), []);
-    const small = new CatalogMemo(100, 12);
+    // memos whose values are read (the first search starts the read, the index answers it)
+    const small = new CatalogMemo(100, new PopularValuesMemo(12, 0));
+    const full = new CatalogMemo();
+    for (const memo of [small, full]) {
+      await facets(ctxOf(memo), 'warm-up');
+      await memo.popular.settled();
+      expect(memo.popular.get(h.db, 'author')).toBeDefined();
+    }
     const keywords = [
       'author',
       'AUTHOR',
@@ -70,7 +78,7 @@ describe.each(dialects)('search facets from the memo on $name', (dialect) => {
     for (const keyword of keywords) {
       const byIndex = await facets(ctxOf(), keyword);
       expect(await facets(ctxOf(small), keyword), keyword).toEqual(byIndex);
-      expect(await facets(ctxOf(new CatalogMemo()), keyword), keyword).toEqual(byIndex);
+      expect(await facets(ctxOf(full), keyword), keyword).toEqual(byIndex);
     }
     // which path answered: with the value rows gone behind the memo's back (no catalogue version
     // move), the common keyword still fills its ten from memory and the rare one finds nothing
@@ -81,15 +89,46 @@ describe.each(dialects)('search facets from the memo on $name', (dialect) => {
     expect((await facets(ctxOf(small), 'Author E')).author).toEqual([]);
   });
 
-  it('follows book writes made elsewhere at the next search', async () => {
-    const memo = new CatalogMemo(100, 12);
+  it('follows book writes made elsewhere at the next search, from the index until the memo has read', async () => {
+    const memo = new CatalogMemo(100, new PopularValuesMemo(12, 0));
     const a = await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
     await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
     expect((await facets(ctxOf(memo), 'lovelace')).author).toEqual([{ author: 'Ada Lovelace' }]);
+    await memo.popular.settled();
     await updateBook(h.db, a.file_name, { author: 'Ada King' });
-    expect((await facets(ctxOf(memo), 'ada')).author).toEqual([
-      { author: 'Ada King' },
-      { author: 'Ada Lovelace' },
+    const both = [{ author: 'Ada King' }, { author: 'Ada Lovelace' }];
+    expect((await facets(ctxOf(memo), 'ada')).author).toEqual(both);
+    await memo.popular.settled();
+    expect(memo.popular.get(h.db, 'author')?.values.map((v) => v.value)).toEqual([
+      'Ada King',
+      'Ada Lovelace',
     ]);
+    expect((await facets(ctxOf(memo), 'ada')).author).toEqual(both);
+  });
+
+  it('never holds up a search to read them, and reads at most once per interval while versions move', async () => {
+    await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
+    let t = 0;
+    const popular = new PopularValuesMemo(12, 1000, () => t);
+    expect(popular.get(h.db, 'author')).toBeUndefined();
+    await popular.settled();
+    expect(popular.get(h.db, 'author')?.values).toEqual([{ value: 'Ada Lovelace', n: 1 }]);
+    // the version moved (an import): nothing is used, and no read starts within the interval
+    popular.reset();
+    t = 999;
+    expect(popular.get(h.db, 'author')).toBeUndefined();
+    await popular.settled();
+    expect(popular.get(h.db, 'author')).toBeUndefined();
+    t = 1000;
+    expect(popular.get(h.db, 'author')).toBeUndefined();
+    await popular.settled();
+    expect(popular.get(h.db, 'author')).toBeDefined();
+    // a read that a version move overtook is dropped, not used
+    popular.reset();
+    t = 3000;
+    popular.get(h.db, 'author');
+    popular.reset();
+    await popular.settled();
+    expect(popular.get(h.db, 'author')).toBeUndefined();
   });
 });

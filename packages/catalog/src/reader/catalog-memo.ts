@@ -5,12 +5,10 @@ import {
   type Database,
   findBookByFileName,
   findBooksByIds,
-  popularValues,
-  TextMatcher,
-  type ValueField,
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
 import type { Cache } from '../cache/cache.js';
+import { PopularValuesMemo } from './popular-values.js';
 import { CATALOG_CACHE_PREFIX } from './reader-context.js';
 
 /**
@@ -30,15 +28,14 @@ export class CatalogMemo {
   private readonly books = new Map<number, BookRow>();
   private readonly idsByFileName = new Map<string, number>();
   private readonly newest = new Map<number, { per: number; ids: number[] }>();
-  private readonly popular = new Map<ValueField, Promise<PopularValues>>();
 
   /**
    * @param maxBooks book rows kept at most
-   * @param popularMax facet values kept per field, the most frequent ones (all of them below this)
+   * @param popular the most frequent author and publisher values (search facets), reset with the rest
    */
   constructor(
     private readonly maxBooks = 20_000,
-    private readonly popularMax = 5_000,
+    readonly popular = new PopularValuesMemo(),
   ) {}
 
   /** Once per request, before reading anything catalogue-derived; concurrent callers share one read. */
@@ -58,7 +55,7 @@ export class CatalogMemo {
     this.books.clear();
     this.idsByFileName.clear();
     this.newest.clear();
-    this.popular.clear();
+    this.popular.reset();
     await cache?.invalidate(CATALOG_CACHE_PREFIX);
   }
 
@@ -111,27 +108,6 @@ export class CatalogMemo {
     return lists.flat();
   }
 
-  /**
-   * The author or publisher values with the most books, in the facets' order, searchable in memory:
-   * read once per catalogue version (book writes are what change the counts).
-   */
-  popularValues(db: Kysely<Database>, field: ValueField): Promise<PopularValues> {
-    let hit = this.popular.get(field);
-    if (!hit) {
-      hit = popularValues(db, field, this.popularMax).then((values) => ({
-        complete: values.length < this.popularMax,
-        values,
-        matcher: new TextMatcher(values.map((v) => v.value)),
-      }));
-      this.popular.set(field, hit);
-      const kept = hit;
-      hit.catch(() => {
-        if (this.popular.get(field) === kept) this.popular.delete(field);
-      });
-    }
-    return hit;
-  }
-
   private remember(row: BookRow): void {
     // oldest entries go first: a bound on memory, not a recency policy (hot books come back at once)
     if (this.books.size >= this.maxBooks) {
@@ -142,12 +118,4 @@ export class CatalogMemo {
     this.books.set(row.id, row);
     this.idsByFileName.set(row.file_name, row.id);
   }
-}
-
-export interface PopularValues {
-  /** true when these are all the values of the field */
-  complete: boolean;
-  /** most books first, ties by value: the facets' order */
-  values: Array<{ value: string; n: number }>;
-  matcher: TextMatcher;
 }

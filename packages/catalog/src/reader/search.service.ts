@@ -60,10 +60,11 @@ export async function search(ctx: ReaderContext, input: SearchInput): Promise<Se
  * from the most frequent values the memo keeps (at a million books the index query sorted up to 17k
  * matching authors: 0.4 ms on average, 6 ms for "son", and a publisher facet paid for the matching
  * authors too); when those hold fewer than GROUP_MAX matches and are not all the values, the index
- * answers. The memo's values are a prefix of the facets' order, so its first matches are the index's.
+ * answers, as it does until the memo has read the values of the current catalogue version. The memo's
+ * values are a prefix of the facets' order, so its first matches are the index's.
  */
 async function facet(ctx: ReaderContext, keyword: string, field: 'author' | 'publisher') {
-  const popular = await ctx.catalog?.popularValues(ctx.db, field);
+  const popular = ctx.catalog?.popular.get(ctx.db, field);
   if (popular) {
     const hits = popular.matcher.matches(keyword, GROUP_MAX).map((i) => popular.values[i]!);
     if (hits.length === GROUP_MAX || popular.complete) return hits;
