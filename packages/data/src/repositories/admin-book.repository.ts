@@ -69,7 +69,8 @@ async function matchesPage(
   sort: { field: SortField; dir: 'asc' | 'desc' },
   page: { offset: number; limit: number },
 ): Promise<{ rows: BookRow[]; total: number }> {
-  const matches = sql`${first} m ${others.length ? sql`where m.id in ${others[0]}` : sql``}`;
+  const also = others.map((o) => sql`m.id in ${o}`);
+  const matches = sql`${first} m ${also.length ? sql`where ${sql.join(also, sql` and `)}` : sql``}`;
   const [{ n }] = (await sql<{ n: number }>`select count(*) as n from ${matches}`.execute(db)).rows as [
     { n: number },
   ];
