@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { startChurn } from './lib/churn.js';
 import { adminLogin, loadGet } from './lib/load.js';
 import { machine, writeResult } from './lib/report.js';
 import { type Sample, sampleOf, searchKeyword, startServer } from './lib/servers.js';
@@ -8,7 +9,8 @@ import { type Sample, sampleOf, searchKeyword, startServer } from './lib/servers
  *
  * Each endpoint against a bare Fastify JSON route served the same way (own process, logger off), with
  * autocannon in this process as the load generator on loopback. Reports req/s, the ratio to the bare
- * route, p50/p99 latency, and errors / non-2xx responses.
+ * route, p50/p99 latency, and errors / non-2xx responses. `--churn N`: N book edits per second through
+ * the admin API during each reader endpoint's run (an operator at work: the catalogue version moves).
  */
 const { values } = parseArgs({
   options: {
@@ -18,6 +20,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
     label: { type: 'string', default: '' },
+    // book edits per second through the admin API while each reader endpoint is measured
+    churn: { type: 'string', default: '0' },
   },
 });
 const seconds = Number(values.seconds);
@@ -92,6 +96,8 @@ try {
     if (values.only && ep.name !== 'bare' && !values.only.split(',').includes(ep.name)) continue;
     const server = servers[ep.server];
     const seed = ep.name === 'shelf/remove' ? 1000 + i - 1 : 1000 + i;
+    const churn =
+      ep.server === 'reader' ? startChurn(servers.admin.url, token, sample, Number(values.churn)) : undefined;
     if (Number(values.warmup) > 0 && ep.name !== 'shelf/remove')
       await loadGet(server.url, ep.path, {
         connections,
@@ -102,6 +108,7 @@ try {
     const cpuBefore = server.cpuMs();
     const res = await loadGet(server.url, ep.path, { connections, seconds, seed, headers: ep.headers });
     const cpuUsed = server.cpuMs() - cpuBefore;
+    const edits = await churn?.stop();
     const rps = res.requests.average;
     if (ep.name === 'bare') bare = rps;
     const row = {
@@ -115,6 +122,9 @@ try {
       errors: res.errors + res.timeouts,
       non2xx: res.non2xx,
       'server RSS MiB': Math.round(server.rssMiB()),
+      ...(Number(values.churn) > 0
+        ? { 'book edits ok': edits?.ok ?? 0, 'edits failed': edits?.failed ?? 0 }
+        : {}),
     };
     rows.push(row);
     console.error(JSON.stringify(row));
@@ -127,6 +137,7 @@ try {
     connections,
     seconds,
     label: values.label,
+    churn: Number(values.churn),
     rows,
   });
 } finally {

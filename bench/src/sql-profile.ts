@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@readlib/config';
-import { createDb } from '@readlib/data';
+import { createDb, updateBook } from '@readlib/data';
 import { buildApp } from '@readlib/reader-api';
 import SQLite from 'better-sqlite3';
 import { rng } from './lib/gen.js';
@@ -8,7 +8,7 @@ import { type Sample, sampleOf, searchKeyword } from './lib/servers.js';
 
 /**
  * pnpm --filter @readlib/bench run bench:sql -- --db .data/books-100000.db --endpoint detail|home|shelf|search [--requests 3000]
- *   [--checkpoints inline|background]
+ *   [--checkpoints inline|background] [--edit-every N]
  *
  * Where a reader endpoint's SQLite time goes: the reader app in this process (no HTTP: `inject`, 32 at
  * a time), every better-sqlite3 statement timed by its SQL text. Prints µs per request for each text,
@@ -21,17 +21,21 @@ const { values } = parseArgs({
     endpoint: { type: 'string', default: 'detail' },
     requests: { type: 'string', default: '3000' },
     checkpoints: { type: 'string', default: 'background' },
+    // one book edit (another connection, not timed) every N requests: the catalogue version moves
+    'edit-every': { type: 'string', default: '0' },
   },
 });
 const n = Number(values.requests);
 
 const timings = new Map<string, { calls: number; ns: bigint }>();
+let timing = true;
 const commits: number[] = [];
 const statement = Object.getPrototypeOf(new SQLite(':memory:').prepare('select 1'));
 for (const method of ['all', 'get', 'run', 'iterate']) {
   const original = statement[method];
   statement[method] = function timed(this: { source: string }, ...args: unknown[]) {
     const start = process.hrtime.bigint();
+    if (!timing) return original.apply(this, args);
     try {
       return original.apply(this, args);
     } finally {
@@ -74,6 +78,21 @@ const handle = createDb(config.database, {
   checkpoints: values.checkpoints === 'inline' ? 'inline' : 'background',
 });
 const app = await buildApp(config, { db: handle.db, logger: false });
+const editor = createDb(config.database);
+const editEvery = Number(values['edit-every']);
+let edits = 0;
+/** renames a sampled book back and forth, as an operator would, through its own connection */
+async function edit(i: number) {
+  const k = (i * 13) % sample.fileNames.length;
+  timing = false;
+  try {
+    await updateBook(editor.db, sample.fileNames[k]!, {
+      title: edits++ % 2 ? sample.titles[k]! : `${sample.titles[k]} ·`,
+    });
+  } finally {
+    timing = true;
+  }
+}
 let next = 0;
 const warmup = 300;
 for (; next < warmup; next++) await app.inject(pathOf(sample, next));
@@ -82,12 +101,17 @@ commits.length = 0;
 const start = process.hrtime.bigint();
 await Promise.all(
   Array.from({ length: 32 }, async () => {
-    while (next < warmup + n) await app.inject(pathOf(sample, next++));
+    while (next < warmup + n) {
+      const i = next++;
+      if (editEvery > 0 && i % editEvery === 0) await edit(i);
+      await app.inject(pathOf(sample, i));
+    }
   }),
 );
 const wallUs = Number(process.hrtime.bigint() - start) / 1e3;
 await app.close();
 await handle.destroy();
+await editor.destroy();
 
 const rows = [...timings].map(([sql, t]) => ({ sql, calls: t.calls, us: Number(t.ns) / 1e3 }));
 const sqlUs = rows.reduce((a, r) => a + r.us, 0);
