@@ -6,6 +6,7 @@ import {
   DEFAULT_CATEGORIES,
   rebuildActivityStats,
   rebuildBookValues,
+  rebuildCategoryCounts,
 } from '@readlib/data';
 import {
   CITIES,
@@ -222,8 +223,10 @@ lap('analyze');
   const h = createDb(dbConfigOf(db));
   await rebuildActivityStats(h.db, now - 30 * DAY);
   lap('activity stats');
-  // the search facets' value table, which insertBook maintains and this bulk load bypassed
+  // the search facets' value table and the category counts, which insertBook maintains and this bulk
+  // load bypassed
   await rebuildBookValues(h.db);
+  await rebuildCategoryCounts(h.db);
   await h.destroy();
   lap('facet values');
 }

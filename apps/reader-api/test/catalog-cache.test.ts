@@ -35,6 +35,30 @@ describe.each(dialects)('catalogue caches of the reader on $name', (dialect) => 
     expect(shown).not.toContain(books[1]!.title);
   });
 
+  it('a change elsewhere makes the reader forget only the books the change log names', async () => {
+    t = await harness(dialect);
+    // b last: deleting it moves no other book into its position (a moved book is forgotten as well)
+    const [a, c, b] = await seedBooks(t, 3);
+    const title = async (fileName: string) =>
+      ((await get(t, '/book/detail', { fileName })).body.data as { title: string }).title;
+    for (const book of [a!, b!, c!]) await title(book.file_name);
+    // a row changed without moving the version: only a reader that kept c's row still shows the old title
+    const sneak = (fileName: string, to: string) =>
+      t.h.db.updateTable('books').set({ title: to }).where('file_name', '=', fileName).execute();
+    await sneak(c!.file_name, 'Changed without a version');
+    await updateBook(t.h.db, a!.file_name, { title: 'Renamed elsewhere' });
+    expect(await title(a!.file_name)).toBe('Renamed elsewhere');
+    expect(await title(c!.file_name)).toBe(c!.title);
+    // a deleted book is forgotten too (its name no longer resolves)
+    await deleteBook(t.h.db, b!.file_name);
+    expect((await get(t, '/book/detail', { fileName: b!.file_name })).body.error_code).not.toBe(0);
+    expect(await title(c!.file_name)).toBe(c!.title);
+    // when the log no longer covers the versions in between, every kept row is forgotten
+    await updateBook(t.h.db, a!.file_name, { title: 'Renamed again' });
+    await t.h.db.deleteFrom('catalog_changes').execute();
+    expect(await title(c!.file_name)).toBe('Changed without a version');
+  });
+
   it('freeRead/v2 draws from the books and titles committed elsewhere, even as its first request', async () => {
     t = await harness(dialect);
     const books = await seedBooks(t, 4);

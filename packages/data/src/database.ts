@@ -9,6 +9,8 @@ export interface CategoriesTable {
   id: Generated<number>;
   name: string;
   created_at: Millis;
+  /** books of the category, kept by every book write (countCategoryBooks) */
+  book_count: Generated<number>;
 }
 
 export interface BooksTable {
@@ -133,6 +135,12 @@ export interface CountersTable {
   value: number;
 }
 
+/** The books each catalogue version changed (bumpCatalogVersion); the newest versions only. */
+export interface CatalogChangesTable {
+  version: number;
+  book_id: number;
+}
+
 /** Activity per book, kept in step by recordView / saveRating (migration 2026-11-22T1200). */
 export interface BookStatsTable {
   book_id: number;
@@ -171,6 +179,7 @@ export interface BookValuesTable {
 export interface Database {
   categories: CategoriesTable;
   counters: CountersTable;
+  catalog_changes: CatalogChangesTable;
   books: BooksTable;
   toc_entries: TocEntriesTable;
   users: UsersTable;

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CATALOG_CHANGES_KEPT,
+  catalogChangesSince,
   catalogVersion,
   categoryCounts,
   categoryCovers,
@@ -10,6 +12,7 @@ import {
   findToc,
   insertBook,
   randomBookIds,
+  rebuildCategoryCounts,
   updateBook,
 } from '../src/index.js';
 import { sampleBook, testDialects } from '../src/testing/index.js';
@@ -167,6 +170,36 @@ describe.each(dialects)('books repository on $name', (dialect) => {
     expect(covers.get(5)).toBeUndefined();
   });
 
+  it('keeps the book count of each category in step with inserts, category moves and deletes', async () => {
+    // the recount the maintained column replaced (decisions.md §3: home `category` = every non-empty one with `num`)
+    const recount = async () => {
+      const rows = await h.db
+        .selectFrom('categories')
+        .leftJoin('books', 'books.category_id', 'categories.id')
+        .select(['categories.id as id', (eb) => eb.fn.count<number>('books.id').as('n')])
+        .groupBy('categories.id')
+        .execute();
+      return new Map(rows.map((r) => [r.id, Number(r.n)]));
+    };
+    const counted = async () => new Map((await categoryCounts(h.db)).map((c) => [c.id, c.num]));
+    const a = await insertBook(h.db, sampleBook({ category_id: 2 }), []);
+    const b = await insertBook(h.db, sampleBook({ category_id: 2 }), []);
+    await insertBook(h.db, sampleBook({ category_id: 3 }), []);
+    expect((await counted()).get(2)).toBe(2);
+    await updateBook(h.db, a.file_name, { category_id: 3 });
+    await updateBook(h.db, b.file_name, { title: 'Same category', category_id: undefined });
+    await updateBook(h.db, b.file_name, { category_id: 2 });
+    expect((await counted()).get(2)).toBe(1);
+    expect((await counted()).get(3)).toBe(2);
+    await deleteBook(h.db, a.file_name);
+    expect((await counted()).get(3)).toBe(1);
+    expect(await counted()).toEqual(await recount());
+    // a bulk load that bypasses insertBook is recounted in one statement
+    await h.db.updateTable('categories').set({ book_count: 99 }).execute();
+    await rebuildCategoryCounts(h.db);
+    expect(await counted()).toEqual(await recount());
+  });
+
   it('moves the catalogue version with every insert, update and delete, and only then', async () => {
     const v0 = await catalogVersion(h.db);
     const b = await insertBook(h.db, sampleBook(), []);
@@ -178,5 +211,47 @@ describe.each(dialects)('books repository on $name', (dialect) => {
     expect(await catalogVersion(h.db)).toBe(v0 + 2);
     await deleteBook(h.db, b.file_name);
     expect(await catalogVersion(h.db)).toBe(v0 + 3);
+  });
+
+  it('logs the books each catalogue version changed, the book moved into a freed position included', async () => {
+    const [a, b, c] = [
+      await insertBook(h.db, sampleBook(), []),
+      await insertBook(h.db, sampleBook(), []),
+      await insertBook(h.db, sampleBook(), []),
+    ];
+    const v0 = await catalogVersion(h.db);
+    await updateBook(h.db, b.file_name, { title: 'Renamed' });
+    const v1 = await catalogVersion(h.db);
+    expect(await catalogChangesSince(h.db, v0, v1)).toEqual([b.id]);
+    // deleting the first book moves the last one (c) into position 1: both changed
+    await deleteBook(h.db, a.file_name);
+    const v2 = await catalogVersion(h.db);
+    expect((await catalogChangesSince(h.db, v1, v2))?.sort()).toEqual([a.id, c.id].sort());
+    expect((await catalogChangesSince(h.db, v0, v2))?.sort()).toEqual([a.id, b.id, c.id].sort());
+    expect(await catalogChangesSince(h.db, v2, v2)).toEqual([]);
+    // a version missing from the log (pruned, or from before the log): the caller must forget everything
+    await h.db.deleteFrom('catalog_changes').where('version', '=', v1).execute();
+    expect(await catalogChangesSince(h.db, v0, v2)).toBeUndefined();
+    expect(await catalogChangesSince(h.db, v1, v2)).toEqual(expect.arrayContaining([a.id, c.id]));
+  });
+
+  it('keeps only the newest CATALOG_CHANGES_KEPT versions of the log', async () => {
+    const book = await insertBook(h.db, sampleBook(), []);
+    const next = 2 * CATALOG_CHANGES_KEPT;
+    await h.db
+      .updateTable('counters')
+      .set({ value: next - 1 })
+      .where('name', '=', 'catalog_version')
+      .execute();
+    await h.db
+      .insertInto('catalog_changes')
+      .values([
+        { version: CATALOG_CHANGES_KEPT - 1, book_id: book.id },
+        { version: CATALOG_CHANGES_KEPT + 1, book_id: book.id },
+      ])
+      .execute();
+    await updateBook(h.db, book.file_name, { title: 'Pruning edit' });
+    const versions = await h.db.selectFrom('catalog_changes').select('version').orderBy('version').execute();
+    expect(versions.map((r) => Number(r.version))).toEqual([CATALOG_CHANGES_KEPT + 1, next]);
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   assertSchemaCurrent,
   bookStats,
+  categoryCounts,
   type DbHandle,
   MigrationError,
   migrateToLatest,
@@ -89,6 +90,27 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     expect((await bookStats(h.db, b3)).readers).toBe(0);
     // the other figures of the existing row are kept
     expect(await bookStats(h.db, b1)).toEqual({ readers: 3, ratingNum: 1, ratingAvg: 0 });
+  });
+
+  it('counts the books already in each category (2026-11-22T2350-category-book-counts)', async () => {
+    const m = migrator(h.db, schema());
+    expect((await m.migrateTo('2026-11-22T2340-shelf-covering-index')).error).toBeUndefined();
+    const now = Date.now();
+    await h.db
+      .insertInto('books')
+      .values(
+        [2, 2, 5].map((category_id, i) => ({
+          ...sampleBook({ category_id }),
+          pos: i + 1,
+          grams: '',
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+    const counts = new Map((await categoryCounts(h.db)).map((c) => [c.id, c.num]));
+    expect([counts.get(2), counts.get(5), counts.get(1)]).toEqual([2, 1, 0]);
   });
 
   it('every migration goes down and up again', async () => {

@@ -1,6 +1,6 @@
 import {
   type BookRow,
-  bookIdsInCategories,
+  catalogChangesSince,
   catalogState,
   type Database,
   findBookByFileName,
@@ -8,6 +8,7 @@ import {
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
 import type { Cache } from '../cache/cache.js';
+import { NewestLists } from './newest-lists.js';
 import { PopularValuesMemo } from './popular-values.js';
 import { CATALOG_CACHE_PREFIX } from './reader-context.js';
 
@@ -16,9 +17,10 @@ import { CATALOG_CACHE_PREFIX } from './reader-context.js';
  * which only book writes change, while home pages and batches read the same few hundred of them over
  * and over (at 100k books, 0.9 ms of the 1.7 ms a home page spent in SQL went to 14 book rows and three
  * category pools). Everything here, and the shared cache's `catalog:` keys, belongs to one
- * `counters.catalog_version`: `sync` reads it (one indexed row) and drops everything when it moved,
- * so a change committed by any process (admin API, CLI import, another replica) is seen by the next
- * request that syncs, with no time-based staleness.
+ * `counters.catalog_version`: `sync` reads it (one indexed row) and, when it moved, forgets the books
+ * the change log names for the versions in between (everything when the log no longer covers them)
+ * and drops the derived lists, so a change committed by any process (admin API, CLI import, another
+ * replica) is seen by the next request that syncs, with no time-based staleness.
  */
 export class CatalogMemo {
   private version = -1;
@@ -27,7 +29,7 @@ export class CatalogMemo {
   private syncing: Promise<void> | undefined;
   private readonly books = new Map<number, BookRow>();
   private readonly idsByFileName = new Map<string, number>();
-  private readonly newest = new Map<number, { per: number; ids: number[] }>();
+  private readonly newest = new NewestLists();
 
   /**
    * @param maxBooks book rows kept at most
@@ -36,6 +38,8 @@ export class CatalogMemo {
   constructor(
     private readonly maxBooks = 20_000,
     readonly popular = new PopularValuesMemo(),
+    /** versions behind after which everything is forgotten rather than the change log read */
+    private readonly maxLogRead = 1_000,
   ) {}
 
   /** Once per request, before reading anything catalogue-derived; concurrent callers share one read. */
@@ -49,14 +53,25 @@ export class CatalogMemo {
   private async check(db: Kysely<Database>, cache?: Cache): Promise<void> {
     const { version, books } = await catalogState(db);
     if (version === this.version) return;
-    this.version = version;
-    this.count = books;
+    const from = this.version;
+    // unsynced until the change is applied in full: should a step below fail, the next sync starts over
+    this.version = -1;
+    // reads begun before this point may hold rows of the old version: they are not kept (generation)
     this.generation++;
-    this.books.clear();
-    this.idsByFileName.clear();
-    this.newest.clear();
+    const changed =
+      from >= 0 && version - from <= this.maxLogRead
+        ? await catalogChangesSince(db, from, version)
+        : undefined;
+    if (changed) await this.forgetChanged(db, changed);
+    else {
+      this.books.clear();
+      this.idsByFileName.clear();
+      this.newest.clear();
+    }
     this.popular.reset();
     await cache?.invalidate(CATALOG_CACHE_PREFIX);
+    this.count = books;
+    this.version = version;
   }
 
   /** Books in the catalogue at the synced version (read with it, so random draws need not count). */
@@ -95,17 +110,24 @@ export class CatalogMemo {
     categoryIds: readonly number[],
     perCategory: number,
   ): Promise<number[]> {
-    const lists = await Promise.all(
-      categoryIds.map(async (categoryId) => {
-        const hit = this.newest.get(categoryId);
-        if (hit && hit.per >= perCategory) return hit.ids.slice(0, perCategory);
-        const generation = this.generation;
-        const ids = await bookIdsInCategories(db, [categoryId], perCategory);
-        if (generation === this.generation) this.newest.set(categoryId, { per: perCategory, ids });
-        return ids;
-      }),
-    );
+    const lists = await Promise.all(categoryIds.map((id) => this.newest.ids(db, id, perCategory)));
     return lists.flat();
+  }
+
+  /** The changed books' current rows replace what was kept of them and bring the newest lists along. */
+  private async forgetChanged(db: Kysely<Database>, changed: readonly number[]): Promise<void> {
+    for (const id of changed) this.forget(id);
+    if (changed.length === 0) return;
+    const rows = await findBooksByIds(db, changed);
+    this.newest.apply(changed, rows);
+    for (const row of rows) this.remember(row);
+  }
+
+  private forget(id: number): void {
+    const row = this.books.get(id);
+    if (!row) return;
+    this.books.delete(id);
+    this.idsByFileName.delete(row.file_name);
   }
 
   private remember(row: BookRow): void {

@@ -9,6 +9,8 @@ import * as readerCounts from './2026-11-22T2200-reader-counts.js';
 import * as readerBooksIndex from './2026-11-22T2300-reader-books-index.js';
 import * as popularValues from './2026-11-22T2330-popular-values.js';
 import * as shelfCoveringIndex from './2026-11-22T2340-shelf-covering-index.js';
+import * as categoryBookCounts from './2026-11-22T2350-category-book-counts.js';
+import * as catalogChanges from './2026-11-22T2355-catalog-changes.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -22,6 +24,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T2300-reader-books-index': readerBooksIndex,
   '2026-11-22T2330-popular-values': popularValues,
   '2026-11-22T2340-shelf-covering-index': shelfCoveringIndex,
+  '2026-11-22T2350-category-book-counts': categoryBookCounts,
+  '2026-11-22T2355-catalog-changes': catalogChanges,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,6 +3,7 @@ import type { Book, BookUpdate, Database, NewBook, NewTocEntry, TocEntry } from 
 import { bookGrams } from '../search/grams.js';
 import { countBookValues } from './book-values.repository.js';
 import { bumpCatalogVersion } from './catalog-version.repository.js';
+import { countCategoryBooks } from './category.repository.js';
 
 /**
  * A book row with its category name: what every book-returning query yields. Without `grams` (only the
@@ -49,7 +50,7 @@ export async function findBookByFileName(db: Db, fileName: string): Promise<Book
   return selectBooks(db).where('books.file_name', '=', fileName).executeTakeFirst();
 }
 
-export async function findBooksByIds(db: Db, ids: number[]): Promise<BookRow[]> {
+export async function findBooksByIds(db: Db, ids: readonly number[]): Promise<BookRow[]> {
   if (ids.length === 0) return [];
   const rows = await selectBooks(db).where('books.id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -85,7 +86,8 @@ export async function insertBook(db: Kysely<Database>, book: NewBook, toc: NewTo
       .executeTakeFirstOrThrow();
     await insertToc(trx, id, toc);
     await countBookValues(trx, undefined, book);
-    await bumpCatalogVersion(trx);
+    await countCategoryBooks(trx, undefined, book);
+    await bumpCatalogVersion(trx, [id]);
     return (await selectBooks(trx).where('books.id', '=', id).executeTakeFirst())!;
   });
 }
@@ -122,7 +124,9 @@ export async function updateBook(
       .where('id', '=', current.id)
       .execute();
     await countBookValues(trx, current, next);
-    await bumpCatalogVersion(trx);
+    // a field sent as undefined is left as it is (Kysely skips it in the update too)
+    await countCategoryBooks(trx, current, { category_id: next.category_id ?? current.category_id });
+    await bumpCatalogVersion(trx, [current.id]);
     return findBookByFileName(trx, fileName);
   });
 }
@@ -161,11 +165,19 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
     }
     await trx.deleteFrom('books').where('id', '=', book.id).execute();
     const last = Number(remaining) + 1;
-    if (book.pos !== last) {
-      await trx.updateTable('books').set({ pos: book.pos }).where('pos', '=', last).execute();
-    }
+    // the book moved into the freed position changed too (its pos)
+    const moved =
+      book.pos === last
+        ? []
+        : await trx
+            .updateTable('books')
+            .set({ pos: book.pos })
+            .where('pos', '=', last)
+            .returning('id')
+            .execute();
     await countBookValues(trx, book, undefined);
-    await bumpCatalogVersion(trx);
+    await countCategoryBooks(trx, book, undefined);
+    await bumpCatalogVersion(trx, [book.id, ...moved.map((m) => m.id)]);
     return book;
   });
 }

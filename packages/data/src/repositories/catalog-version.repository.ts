@@ -3,17 +3,58 @@ import type { Database } from '../database.js';
 
 const NAME = 'catalog_version';
 
+/** Versions of the change log kept: a reader further behind than this forgets every book it kept. */
+export const CATALOG_CHANGES_KEPT = 10_000;
+const PRUNE_EVERY = 1_000;
+
 /**
  * Moved in the transaction of every book insert, update and delete (admin API, CLI import, another
  * process): readers compare it with the version their catalogue caches were filled at, so a cached book
- * or category list never outlives a committed change, whichever process made it.
+ * or category list never outlives a committed change, whichever process made it. The books the change
+ * touched are logged under the new version, so readers forget only those (catalogChangesSince).
  */
-export async function bumpCatalogVersion(trx: Kysely<Database>): Promise<void> {
-  await trx
+export async function bumpCatalogVersion(trx: Kysely<Database>, bookIds: readonly number[]): Promise<void> {
+  const { value } = await trx
     .updateTable('counters')
     .set((eb) => ({ value: eb('value', '+', 1) }))
     .where('name', '=', NAME)
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  const version = Number(value);
+  const ids = [...new Set(bookIds)];
+  if (ids.length > 0) {
+    await trx
+      .insertInto('catalog_changes')
+      .values(ids.map((book_id) => ({ version, book_id })))
+      .execute();
+  }
+  if (version % PRUNE_EVERY === 0) {
+    await trx
+      .deleteFrom('catalog_changes')
+      .where('version', '<=', version - CATALOG_CHANGES_KEPT)
+      .execute();
+  }
+}
+
+/**
+ * The ids of the books changed by the versions after `from` up to `to`, or undefined when the log no
+ * longer holds all of them (pruned, or written before the log existed): the caller forgets everything.
+ * Versions after `to` committed meanwhile may add ids; forgetting more than needed is harmless.
+ */
+export async function catalogChangesSince(
+  db: Kysely<Database>,
+  from: number,
+  to: number,
+): Promise<number[] | undefined> {
+  const rows = await db
+    .selectFrom('catalog_changes')
+    .select(['version', 'book_id'])
+    .where('version', '>', from)
     .execute();
+  const versions = new Set<number>();
+  for (const r of rows) if (Number(r.version) <= to) versions.add(Number(r.version));
+  if (versions.size < to - from) return undefined;
+  return [...new Set(rows.map((r) => Number(r.book_id)))];
 }
 
 export async function catalogVersion(db: Kysely<Database>): Promise<number> {

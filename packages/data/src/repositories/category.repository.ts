@@ -33,13 +33,44 @@ export interface CategoryCount {
 export function selectCategoryCounts(db: Kysely<Database>) {
   return db
     .selectFrom('categories')
-    .leftJoin('books', 'books.category_id', 'categories.id')
-    .select([
-      'categories.id as id',
-      'categories.name as name',
-      (eb) => eb.fn.count<number>('books.id').as('num'),
-    ])
-    .groupBy(['categories.id', 'categories.name']);
+    .select(['categories.id as id', 'categories.name as name', 'categories.book_count as num']);
+}
+
+/**
+ * Part of the transaction of a book insert (before undefined), update or delete (after undefined): the
+ * count of the category the book leaves and of the one it joins. Rows are updated in id order, so two
+ * books moving between the same categories in opposite directions cannot deadlock on PostgreSQL.
+ */
+export async function countCategoryBooks(
+  trx: Kysely<Database>,
+  before?: { category_id: number },
+  after?: { category_id: number },
+): Promise<void> {
+  if (before?.category_id === after?.category_id) return;
+  const moves = [
+    ...(before ? [{ id: before.category_id, by: -1 }] : []),
+    ...(after ? [{ id: after.category_id, by: 1 }] : []),
+  ].sort((a, b) => a.id - b.id);
+  for (const { id, by } of moves) {
+    await trx
+      .updateTable('categories')
+      .set((eb) => ({ book_count: eb('book_count', '+', by) }))
+      .where('id', '=', id)
+      .execute();
+  }
+}
+
+/** Recounts every category from the books (bulk loads that bypass insertBook: the benchmark seed). */
+export async function rebuildCategoryCounts(db: Kysely<Database>): Promise<void> {
+  await db
+    .updateTable('categories')
+    .set((eb) => ({
+      book_count: eb
+        .selectFrom('books')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('books.category_id', '=', 'categories.id'),
+    }))
+    .execute();
 }
 
 /** Every category with its number of books (0 included); callers drop the empty ones where needed. */
