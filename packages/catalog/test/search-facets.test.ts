@@ -106,6 +106,21 @@ describe.each(dialects)('search facets from the memo on $name', (dialect) => {
     expect((await facets(ctxOf(memo), 'ada')).author).toEqual(both);
   });
 
+  it('keeps them through edits that leave every author and publisher count as it was', async () => {
+    const memo = new CatalogMemo(100, new PopularValuesMemo(12, 0));
+    const a = await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
+    await facets(ctxOf(memo), 'lovelace');
+    await memo.popular.settled();
+    const kept = memo.popular.get(h.db, 'author');
+    expect(kept?.values).toEqual([{ value: 'Ada Lovelace', n: 1 }]);
+    await updateBook(h.db, a.file_name, { title: 'Notes on the Analytical Engine' });
+    await memo.sync(h.db);
+    expect(memo.popular.get(h.db, 'author')).toBe(kept);
+    await updateBook(h.db, a.file_name, { publisher: 'Taylor' });
+    await memo.sync(h.db);
+    expect(memo.popular.get(h.db, 'author')).toBeUndefined();
+  });
+
   it('never holds up a search to read them, and reads at most once per interval while versions move', async () => {
     await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
     let t = 0;

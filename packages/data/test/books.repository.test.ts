@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CATALOG_CHANGES_KEPT,
   catalogChangesSince,
+  catalogState,
   catalogVersion,
   categoryCounts,
   categoryCovers,
@@ -253,5 +254,18 @@ describe.each(dialects)('books repository on $name', (dialect) => {
     await updateBook(h.db, book.file_name, { title: 'Pruning edit' });
     const versions = await h.db.selectFrom('catalog_changes').select('version').orderBy('version').execute();
     expect(versions.map((r) => Number(r.version))).toEqual([CATALOG_CHANGES_KEPT + 1, next]);
+  });
+
+  it('moves the facet version only with writes that change the author and publisher counts', async () => {
+    const facets = async () => (await catalogState(h.db)).facetVersion;
+    const f0 = await facets();
+    const b = await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
+    expect(await facets()).toBe(f0 + 1);
+    await updateBook(h.db, b.file_name, { title: 'Sketch of the Analytical Engine', category_id: 3 });
+    expect(await facets()).toBe(f0 + 1);
+    await updateBook(h.db, b.file_name, { publisher: 'Taylor' });
+    expect(await facets()).toBe(f0 + 2);
+    await deleteBook(h.db, b.file_name);
+    expect(await facets()).toBe(f0 + 3);
   });
 });

@@ -24,6 +24,7 @@ import { CATALOG_CACHE_PREFIX } from './reader-context.js';
  */
 export class CatalogMemo {
   private version = -1;
+  private facetVersion = -1;
   private generation = 0;
   private count = 0;
   private syncing: Promise<void> | undefined;
@@ -33,7 +34,8 @@ export class CatalogMemo {
 
   /**
    * @param maxBooks book rows kept at most
-   * @param popular the most frequent author and publisher values (search facets), reset with the rest
+   * @param popular the most frequent author and publisher values (search facets), reset when the facet
+   *   counts change
    */
   constructor(
     private readonly maxBooks = 20_000,
@@ -51,7 +53,7 @@ export class CatalogMemo {
   }
 
   private async check(db: Kysely<Database>, cache?: Cache): Promise<void> {
-    const { version, books } = await catalogState(db);
+    const { version, books, facetVersion } = await catalogState(db);
     if (version === this.version) return;
     const from = this.version;
     // unsynced until the change is applied in full: should a step below fail, the next sync starts over
@@ -68,7 +70,9 @@ export class CatalogMemo {
       this.idsByFileName.clear();
       this.newest.clear();
     }
-    this.popular.reset();
+    // the most frequent authors and publishers change only with the facet counts, not with every edit
+    if (facetVersion !== this.facetVersion || from < 0) this.popular.reset();
+    this.facetVersion = facetVersion;
     await cache?.invalidate(CATALOG_CACHE_PREFIX);
     this.count = books;
     this.version = version;

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { valueGrams } from '../search/grams.js';
+import { bumpFacetVersion } from './catalog-version.repository.js';
 
 export type ValueField = 'author' | 'publisher';
 const FIELDS: readonly ValueField[] = ['author', 'publisher'];
@@ -36,14 +37,17 @@ type Values = { author: string; publisher: string };
 
 /**
  * Part of the transaction of a book insert (before undefined), update or delete (after undefined):
- * the facet counts follow the book's author and publisher.
+ * the facet counts follow the book's author and publisher, and the facet version moves when they do.
  */
 export async function countBookValues(trx: Kysely<Database>, before?: Values, after?: Values) {
+  let changed = false;
   for (const field of FIELDS) {
     if (before?.[field] === after?.[field]) continue;
+    changed = true;
     if (before) await countValue(trx, field, before[field], -1);
     if (after) await countValue(trx, field, after[field], 1);
   }
+  if (changed) await bumpFacetVersion(trx);
 }
 
 /** Recomputes the table from the books (bulk loads that bypass insertBook: the benchmark seed). */
@@ -67,6 +71,7 @@ export async function rebuildBookValues(db: Kysely<Database>): Promise<void> {
     }
   }
   await sql`analyze book_values`.execute(db);
+  await bumpFacetVersion(db);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 
 const NAME = 'catalog_version';
+const FACETS = 'facet_version';
 
 /** Versions of the change log kept: a reader further behind than this forgets every book it kept. */
 export const CATALOG_CHANGES_KEPT = 10_000;
@@ -63,16 +64,30 @@ export async function catalogVersion(db: Kysely<Database>): Promise<number> {
 }
 
 /**
- * The catalogue version and the number of books in one read. insertBook and deleteBook move both in
- * the same transaction, so the count is exact for the version read with it: a reader keeping it with
- * its catalogue memo draws random positions without counting again.
+ * Moved, in the transaction of a book write, when the write changed the author and publisher counts
+ * (book_values): what readers keep of those counts (the most frequent values) belongs to this version.
  */
-export async function catalogState(db: Kysely<Database>): Promise<{ version: number; books: number }> {
+export async function bumpFacetVersion(trx: Kysely<Database>): Promise<void> {
+  await trx
+    .updateTable('counters')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', FACETS)
+    .execute();
+}
+
+/**
+ * The catalogue version, the number of books and the facet version in one read. insertBook and
+ * deleteBook move the first two in the same transaction, so the count is exact for the version read
+ * with it: a reader keeping it with its catalogue memo draws random positions without counting again.
+ */
+export async function catalogState(
+  db: Kysely<Database>,
+): Promise<{ version: number; books: number; facetVersion: number }> {
   const rows = await db
     .selectFrom('counters')
     .select(['name', 'value'])
-    .where('name', 'in', [NAME, 'books'])
+    .where('name', 'in', [NAME, 'books', FACETS])
     .execute();
   const value = (name: string) => Number(rows.find((r) => r.name === name)?.value ?? 0);
-  return { version: value(NAME), books: value('books') };
+  return { version: value(NAME), books: value('books'), facetVersion: value(FACETS) };
 }
