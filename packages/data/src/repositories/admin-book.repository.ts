@@ -2,7 +2,8 @@ import { type Expression, type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { matchingIds } from '../search/match.js';
-import { type BookRow, countBooks, findBooksByIds, selectBooks } from './book.repository.js';
+import { type BookRow, findBooksByIds, selectBooks } from './book.repository.js';
+import { countBooks } from './book-draw.repository.js';
 
 /** Sortable fields of the admin list (decisions.md §4): anything else is refused by the caller. */
 export const SORTABLE_FIELDS = {

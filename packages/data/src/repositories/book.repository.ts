@@ -1,9 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Book, BookUpdate, Database, NewBook, NewTocEntry, TocEntry } from '../database.js';
+import type { Book, BookUpdate, Database, NewBook, NewTocEntry } from '../database.js';
 import { bookGrams } from '../search/grams.js';
 import { countBookValues } from './book-values.repository.js';
 import { bumpCatalogVersion } from './catalog-version.repository.js';
 import { countCategoryBooks } from './category.repository.js';
+import { insertToc } from './toc.repository.js';
 
 /**
  * A book row with its category name: what every book-returning query yields. Without `grams` (only the
@@ -12,7 +13,7 @@ import { countCategoryBooks } from './category.repository.js';
  */
 export type BookRow = Omit<Book, 'grams'> & { category_name: string };
 
-type Db = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Database> | Transaction<Database>;
 
 const BOOK_COLUMNS = [
   'books.id',
@@ -57,15 +58,6 @@ export async function findBooksByIds(db: Db, ids: readonly number[]): Promise<Bo
   return ids.map((id) => byId.get(id)).filter((r): r is BookRow => r !== undefined);
 }
 
-export async function countBooks(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('counters')
-    .select('value')
-    .where('name', '=', 'books')
-    .executeTakeFirstOrThrow();
-  return Number(row.value);
-}
-
 /**
  * Inserts a book and its table of contents in one transaction. The counter update comes first so the
  * transaction takes the write lock before reading (no SQLITE_BUSY upgrade deadlock, a row lock on PG).
@@ -90,20 +82,6 @@ export async function insertBook(db: Kysely<Database>, book: NewBook, toc: NewTo
     await bumpCatalogVersion(trx, [id]);
     return (await selectBooks(trx).where('books.id', '=', id).executeTakeFirst())!;
   });
-}
-
-export async function insertToc(db: Db, bookId: number, toc: NewTocEntry[]): Promise<void> {
-  // chunks keep each statement under SQLite's bound-parameter limit
-  for (let i = 0; i < toc.length; i += 500) {
-    await db
-      .insertInto('toc_entries')
-      .values(toc.slice(i, i + 500).map((e) => ({ ...e, book_id: bookId })))
-      .execute();
-  }
-}
-
-export async function findToc(db: Db, bookId: number): Promise<TocEntry[]> {
-  return db.selectFrom('toc_entries').selectAll().where('book_id', '=', bookId).orderBy('ord').execute();
 }
 
 /** Changes only the given fields; search grams follow title, author and publisher. */
@@ -180,40 +158,4 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
     await bumpCatalogVersion(trx, [book.id, ...moved.map((m) => m.id)]);
     return book;
   });
-}
-
-/**
- * The ids of k books drawn uniformly without replacement: random dense positions, read from the unique
- * `pos` index alone. Never short while the catalogue has k books (minus the excluded ones). The caller
- * reads the rows, through the reader's catalogue memo where it has them: at 100k books eight ids cost
- * ~55 µs where eight whole rows cost ~280 µs.
- */
-export async function randomBookIds(
-  db: Db,
-  k: number,
-  exclude: ReadonlySet<number> = new Set(),
-  /** the number of books when the caller already knows it (the reader's catalogue memo) */
-  count?: number,
-): Promise<number[]> {
-  const n = count ?? (await countBooks(db));
-  const want = Math.min(k, Math.max(0, n - exclude.size));
-  const picked: number[] = [];
-  const tried = new Set<number>();
-  while (picked.length < want && tried.size < n) {
-    const batch: number[] = [];
-    while (batch.length < (want - picked.length) * 2 && tried.size < n) {
-      const p = 1 + Math.floor(Math.random() * n);
-      if (!tried.has(p)) {
-        tried.add(p);
-        batch.push(p);
-      }
-    }
-    const rows = await db.selectFrom('books').select(['id', 'pos']).where('pos', 'in', batch).execute();
-    const byPos = new Map(rows.map((r) => [r.pos, r.id]));
-    for (const p of batch) {
-      const id = byPos.get(p);
-      if (id !== undefined && !exclude.has(id) && picked.length < want) picked.push(id);
-    }
-  }
-  return picked;
 }
