@@ -1,4 +1,4 @@
-import { CATALOG_CACHE_PREFIX, type Cache } from '@readlib/catalog';
+import { CATALOG_CACHE_PREFIX, type Cache, tokenStillValid } from '@readlib/catalog';
 import { type AppConfig, ConfigError } from '@readlib/config';
 import { type Database, poolStats } from '@readlib/data';
 import { FileStore } from '@readlib/epub';
@@ -58,7 +58,7 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
   const store = deps.store ?? new FileStore(config.storageDir);
   await app.register(adminMetricsPlugin);
   await app.register(contextPlugin, { config, db: deps.db, store, now });
-  await app.register(authPlugin, { config });
+  await app.register(authPlugin, { config, stillValid: (claims) => tokenStillValid(deps.db, claims) });
   await app.register(uploadPlugin, { config });
   await app.register(loginLimitPlugin, {
     perMinute: config.rateLimit.loginPerMinute,

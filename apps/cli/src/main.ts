@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createOperator } from '@readlib/catalog';
+import { changeOperatorPassword, createOperator } from '@readlib/catalog';
 import { loadConfig } from '@readlib/config';
 import { backupSqlite, restoreSqlite } from './commands/backup.command.js';
 import { collectEpubs, importAll } from './commands/import.command.js';
@@ -13,7 +13,16 @@ const USAGE = `usage: pnpm cli <command>
   restore <src>                             put a backup in place (stop the services first)
   operator:create <username> [--nickname <name>]
                                             create an operator; the password is read from
-                                            OPERATOR_PASSWORD, or generated and printed once`;
+                                            OPERATOR_PASSWORD, or generated and printed once
+  operator:password <username>              set a new password (same source as above); tokens issued
+                                            before are refused from then on`;
+
+/** OPERATOR_PASSWORD, or a generated one the command prints (given: false). */
+async function operatorPassword(): Promise<{ password: string; given: boolean }> {
+  const given = process.env.OPERATOR_PASSWORD;
+  if (given !== undefined) return { password: given, given: true };
+  return { password: (await import('node:crypto')).randomBytes(12).toString('base64url'), given: false };
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -66,11 +75,20 @@ async function main(argv: string[]): Promise<number> {
       case 'operator:create': {
         const username = positionals[0];
         if (!username) throw new Error('operator:create: a username is required');
-        const given = process.env.OPERATOR_PASSWORD;
-        const password = given ?? (await import('node:crypto')).randomBytes(12).toString('base64url');
+        const { password, given } = await operatorPassword();
         await createOperator(rt.handle.db, { username, password, nickname: values.nickname ?? username });
         console.log(
           given ? `operator ${username} created` : `operator ${username} created with password: ${password}`,
+        );
+        return 0;
+      }
+      case 'operator:password': {
+        const username = positionals[0];
+        if (!username) throw new Error('operator:password: a username is required');
+        const { password, given } = await operatorPassword();
+        await changeOperatorPassword(rt.handle.db, username, password);
+        console.log(
+          `password of ${username} changed${given ? '' : ` to: ${password}`}; tokens issued before are refused`,
         );
         return 0;
       }

@@ -116,6 +116,8 @@ export interface OperatorsTable {
   /** JSON array of role names */
   roles: string;
   created_at: Millis;
+  /** moved by a password reset: tokens issued under an older version are refused */
+  token_version: Generated<number>;
 }
 
 /** An uploaded and parsed EPUB waiting for POST /book/create; expired ones are removed with their files. */

@@ -8,6 +8,8 @@ export interface OperatorClaims {
   /** operator id, as a string (JWT `sub`) */
   sub: string;
   username: string;
+  /** the operator's token version at login: a password reset moves it and refuses this token */
+  ver?: number;
 }
 
 declare module '@fastify/jwt' {
@@ -19,14 +21,17 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook: refuses (401, code -2) anything without a valid Bearer token. */
+    /**
+     * onRequest hook: refuses (401, code -2) anything without a valid Bearer token, and a token whose
+     * operator is gone or has had the password reset since it was issued.
+     */
     authenticate: (req: FastifyRequest) => Promise<void>;
   }
 }
 
 /** HS256 only, on both sides, so a token cannot choose its own algorithm (`none`, RS/HS confusion). */
 export const authPlugin = fp(
-  async (app, opts: { config: AppConfig }) => {
+  async (app, opts: { config: AppConfig; stillValid: (claims: OperatorClaims) => Promise<boolean> }) => {
     await app.register(jwt, {
       secret: opts.config.jwt.secret,
       sign: { algorithm: 'HS256', expiresIn: opts.config.jwt.expiresIn },
@@ -40,6 +45,7 @@ export const authPlugin = fp(
         const expired = (err as { code?: string }).code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED';
         throw new AppError('unauthorized', expired ? 'token expired' : 'a valid Bearer token is required');
       }
+      if (!(await opts.stillValid(req.user))) throw new AppError('unauthorized', 'token revoked');
     });
   },
   { name: 'admin-auth' },

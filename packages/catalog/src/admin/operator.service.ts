@@ -8,6 +8,8 @@ import {
   findOperatorByUsername,
   createOperator as insertOperator,
   type Operator,
+  operatorTokenVersion,
+  resetOperatorPassword,
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
 import { AppError, invalid } from '../errors.js';
@@ -39,6 +41,33 @@ export async function createOperator(db: Kysely<Database>, input: NewOperatorInp
     avatar: '',
     roles: JSON.stringify(input.roles ?? ['admin']),
   });
+}
+
+/**
+ * `pnpm cli operator:password`: sets a new password and refuses every token issued before it, so a
+ * leaked password or token stops working at once, not when the token expires.
+ */
+export async function changeOperatorPassword(db: Kysely<Database>, username: string, password: string) {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw invalid(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  if (!(await resetOperatorPassword(db, username.trim(), await hashPassword(password)))) {
+    throw new AppError('not_found', `no operator ${username}`);
+  }
+}
+
+/**
+ * Whether a token still speaks for its operator: the operator exists and its credentials have not been
+ * reset since the token was issued (`ver`, absent in tokens of older builds: version 0).
+ */
+export async function tokenStillValid(
+  db: Kysely<Database>,
+  claims: { sub?: unknown; ver?: unknown },
+): Promise<boolean> {
+  const id = Number(claims.sub);
+  if (typeof claims.sub !== 'string' || !Number.isSafeInteger(id) || id <= 0) return false;
+  const current = await operatorTokenVersion(db, id);
+  return current !== undefined && current === (claims.ver ?? 0);
 }
 
 export interface FirstOperatorResult {

@@ -11,6 +11,7 @@ import * as popularValues from './2026-11-22T2330-popular-values.js';
 import * as shelfCoveringIndex from './2026-11-22T2340-shelf-covering-index.js';
 import * as categoryBookCounts from './2026-11-22T2350-category-book-counts.js';
 import * as catalogChanges from './2026-11-22T2355-catalog-changes.js';
+import * as operatorTokenVersion from './2026-11-22T2358-operator-token-version.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T2340-shelf-covering-index': shelfCoveringIndex,
   '2026-11-22T2350-category-book-counts': categoryBookCounts,
   '2026-11-22T2355-catalog-changes': catalogChanges,
+  '2026-11-22T2358-operator-token-version': operatorTokenVersion,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

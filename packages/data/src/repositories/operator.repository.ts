@@ -28,10 +28,29 @@ export async function countOperators(db: Kysely<Database>): Promise<number> {
   return Number(row.n);
 }
 
-export async function setOperatorPassword(db: Kysely<Database>, username: string, passwordHash: string) {
-  await db
+/**
+ * A new password hash, and the token version moved in the same statement so every token issued
+ * before is refused. False when there is no such operator.
+ */
+export async function resetOperatorPassword(
+  db: Kysely<Database>,
+  username: string,
+  passwordHash: string,
+): Promise<boolean> {
+  const res = await db
     .updateTable('operators')
-    .set({ password_hash: passwordHash })
+    .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1) }))
     .where('username', '=', username)
-    .execute();
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** The current token version of an operator, undefined when the operator no longer exists. */
+export async function operatorTokenVersion(db: Kysely<Database>, id: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('operators')
+    .select('token_version')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? Number(row.token_version) : undefined;
 }

@@ -22,7 +22,8 @@ export const loginRoute: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       await app.loginLimiter.hit(req.ip, req.body.username);
       const op = await authenticateOperator(app.ctx.db, req.body.username, req.body.password);
-      return ok({ token: await reply.jwtSign({ sub: String(op.id), username: op.username }) });
+      const claims = { sub: String(op.id), username: op.username, ver: op.token_version };
+      return ok({ token: await reply.jwtSign(claims) });
     },
   );
 };

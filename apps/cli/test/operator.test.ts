@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { authenticateOperator } from '@readlib/catalog';
+import { createDb } from '@readlib/data';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+// README: `pnpm cli operator:create` and `pnpm cli operator:password` (a reset refuses earlier tokens).
+describe('pnpm cli operator:create / operator:password', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'readlib-operator-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const cli = async (args: string[], env: Record<string, string> = {}) => {
+    try {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+        env: {
+          ...process.env,
+          NODE_ENV: 'development',
+          DATABASE_URL: join(dir, 'library.db'),
+          STORAGE_DIR: join(dir, 'store'),
+          DEMO_CATALOGUE: 'false',
+          ...env,
+        },
+      });
+      return { code: 0, out: stdout.trim() };
+    } catch (err) {
+      const e = err as { code: number; stderr: string };
+      return { code: e.code, out: e.stderr.trim() };
+    }
+  };
+  const canLogIn = async (username: string, password: string) => {
+    const h = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
+    try {
+      return await authenticateOperator(h.db, username, password).then(
+        (op) => op.token_version,
+        () => false,
+      );
+    } finally {
+      await h.destroy();
+    }
+  };
+
+  it('sets a generated or given password, moves the token version, and refuses unknown operators', async () => {
+    expect(await cli(['operator:create', 'ops'], { OPERATOR_PASSWORD: 'first password' })).toEqual({
+      code: 0,
+      out: 'operator ops created',
+    });
+    expect(await canLogIn('ops', 'first password')).toBe(0);
+
+    const reset = await cli(['operator:password', 'ops']);
+    expect(reset.code).toBe(0);
+    const generated = /changed to: (\S+); tokens issued before are refused$/.exec(reset.out)?.[1];
+    expect(generated).toBeDefined();
+    expect(await canLogIn('ops', 'first password')).toBe(false);
+    expect(await canLogIn('ops', generated!)).toBe(1);
+
+    const given = await cli(['operator:password', 'ops'], { OPERATOR_PASSWORD: 'second password' });
+    expect(given).toEqual({ code: 0, out: 'password of ops changed; tokens issued before are refused' });
+    expect(await canLogIn('ops', 'second password')).toBe(2);
+
+    expect(await cli(['operator:password', 'nobody'])).toEqual({ code: 1, out: 'error: no operator nobody' });
+    expect(await cli(['operator:password', 'ops'], { OPERATOR_PASSWORD: 'short' })).toMatchObject({
+      code: 1,
+      out: expect.stringMatching(/at least 8 characters/),
+    });
+  }, 60_000);
+});
