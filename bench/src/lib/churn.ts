@@ -21,6 +21,10 @@ export function startChurn(
   const renamed = new Set<number>();
   let ok = 0;
   let failed = 0;
+  const fail = (why: string) => {
+    // the first few reasons, so a failing run says why
+    if (failed++ < 3) console.error(`book edit failed: ${why}`);
+  };
   const inFlight = new Set<Promise<void>>();
   const edit = (i = Math.floor(r() * sample.fileNames.length)) => {
     const title = renamed.delete(i) ? sample.titles[i]! : (renamed.add(i), `${sample.titles[i]} ·`);
@@ -30,13 +34,11 @@ export function startChurn(
       body: JSON.stringify({ fileName: sample.fileNames[i], title }),
     })
       .then(async (res) => {
-        const body = (await res.json()) as { code?: number };
+        const body = (await res.json()) as { code?: number; msg?: string };
         if (res.ok && body.code === 0) ok++;
-        else failed++;
+        else fail(`${res.status} ${body.msg}`);
       })
-      .catch(() => {
-        failed++;
-      })
+      .catch((err: Error) => fail(err.message))
       .finally(() => inFlight.delete(p));
     inFlight.add(p);
   };
