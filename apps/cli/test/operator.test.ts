@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { authenticateOperator } from '@readlib/catalog';
 import { createDb } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+import { runCli } from './run-cli.js';
 
 // README: `pnpm cli operator:create` and `pnpm cli operator:password` (a reset refuses earlier tokens).
 describe('pnpm cli operator:create / operator:password', () => {
@@ -19,24 +14,7 @@ describe('pnpm cli operator:create / operator:password', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const cli = async (args: string[], env: Record<string, string> = {}) => {
-    try {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-        env: {
-          ...process.env,
-          NODE_ENV: 'development',
-          DATABASE_URL: join(dir, 'library.db'),
-          STORAGE_DIR: join(dir, 'store'),
-          DEMO_CATALOGUE: 'false',
-          ...env,
-        },
-      });
-      return { code: 0, out: stdout.trim() };
-    } catch (err) {
-      const e = err as { code: number; stderr: string };
-      return { code: e.code, out: e.stderr.trim() };
-    }
-  };
+  const cli = (args: string[], env: Record<string, string> = {}) => runCli(dir, args, env);
   const canLogIn = async (username: string, password: string) => {
     const h = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
     try {
