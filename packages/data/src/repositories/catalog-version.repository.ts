@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { Database } from '../database.js';
 
 const NAME = 'catalog_version';
@@ -75,6 +76,11 @@ export async function bumpFacetVersion(trx: Kysely<Database>): Promise<void> {
     .execute();
 }
 
+// read by nearly every reader request: built once (compiledOnce)
+const readCatalogState = compiledOnce((db) =>
+  db.selectFrom('counters').select(['name', 'value']).where('name', 'in', [NAME, 'books', FACETS]),
+);
+
 /**
  * The catalogue version, the number of books and the facet version in one read. insertBook and
  * deleteBook move the first two in the same transaction, so the count is exact for the version read
@@ -83,11 +89,7 @@ export async function bumpFacetVersion(trx: Kysely<Database>): Promise<void> {
 export async function catalogState(
   db: Kysely<Database>,
 ): Promise<{ version: number; books: number; facetVersion: number }> {
-  const rows = await db
-    .selectFrom('counters')
-    .select(['name', 'value'])
-    .where('name', 'in', [NAME, 'books', FACETS])
-    .execute();
+  const rows = await readCatalogState(db);
   const value = (name: string) => Number(rows.find((r) => r.name === name)?.value ?? 0);
   return { version: value(NAME), books: value('books'), facetVersion: value(FACETS) };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { inTransaction } from '../write-batcher.js';
@@ -43,13 +44,13 @@ export async function saveRating(
   });
 }
 
+// every book detail with a registered reader: built once
+const rankOf = compiledOnce((db, userId: number, bookId: number) =>
+  db.selectFrom('ratings').select('rank').where('user_id', '=', userId).where('book_id', '=', bookId),
+);
+
 export async function userRank(db: Kysely<Database>, userId: number, bookId: number): Promise<number> {
-  const row = await db
-    .selectFrom('ratings')
-    .select('rank')
-    .where('user_id', '=', userId)
-    .where('book_id', '=', bookId)
-    .executeTakeFirst();
+  const [row] = await rankOf(db, userId, bookId);
   return row?.rank ?? 0;
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { type BookRow, selectBooks } from './book.repository.js';
 
@@ -52,12 +53,26 @@ export async function shelfEntries(
   userId: number,
   opts: { bookId?: number; limit?: number } = {},
 ): Promise<Array<{ book_id: number; created_at: number }>> {
+  if (opts.bookId === undefined && opts.limit === undefined) return toEntries(await entriesOf(db, userId));
   let q = db.selectFrom('shelf_entries').select(['book_id', 'created_at']).where('user_id', '=', userId);
   if (opts.bookId !== undefined) q = q.where('book_id', '=', opts.bookId);
   q = q.orderBy('created_at', 'desc').orderBy('id', 'desc');
   if (opts.limit !== undefined) q = q.limit(opts.limit);
-  return (await q.execute()).map((r) => ({ book_id: r.book_id, created_at: Number(r.created_at) }));
+  return toEntries(await q.execute());
 }
+
+// a whole shelf, newest first: every shelf and home page, built once
+const entriesOf = compiledOnce((db, userId: number) =>
+  db
+    .selectFrom('shelf_entries')
+    .select(['book_id', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc'),
+);
+
+const toEntries = (rows: Array<{ book_id: number; created_at: number }>) =>
+  rows.map((r) => ({ book_id: r.book_id, created_at: Number(r.created_at) }));
 
 export async function countShelf(db: Kysely<Database>, userId?: number): Promise<number> {
   let q = db.selectFrom('shelf_entries').select((eb) => eb.fn.countAll<number>().as('n'));

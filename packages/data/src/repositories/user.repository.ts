@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { Database, User } from '../database.js';
 
 export interface UserProfile {
@@ -34,8 +35,13 @@ export async function upsertUser(db: Kysely<Database>, p: UserProfile, now = Dat
   return (await findUserByOpenId(db, p.openId))!;
 }
 
+// every reader request with an openId: built once
+const userByOpenId = compiledOnce((db, openId: string) =>
+  db.selectFrom('users').selectAll().where('open_id', '=', openId),
+);
+
 export async function findUserByOpenId(db: Kysely<Database>, openId: string): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll().where('open_id', '=', openId).executeTakeFirst();
+  return (await userByOpenId(db, openId))[0];
 }
 
 export async function countUsers(db: Kysely<Database>, since?: number, until?: number): Promise<number> {

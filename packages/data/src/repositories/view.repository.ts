@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { inTransaction } from '../write-batcher.js';
@@ -62,16 +63,20 @@ export interface ReaderRow {
 }
 
 /** The most recent distinct viewers of a book, newest first. */
-export async function recentReaders(db: Kysely<Database>, bookId: number, limit = 10): Promise<ReaderRow[]> {
-  const rows = await db
+// every book detail: built once
+const readersOf = compiledOnce((db, bookId: number, limit: number) =>
+  db
     .selectFrom('book_readers')
     .innerJoin('users', 'users.id', 'book_readers.user_id')
     .select(['users.avatar_url', 'users.nick_name', 'book_readers.last_viewed_at'])
     .where('book_readers.book_id', '=', bookId)
     .orderBy('book_readers.last_viewed_at', 'desc')
     .orderBy('book_readers.user_id', 'desc')
-    .limit(limit)
-    .execute();
+    .limit(limit),
+);
+
+export async function recentReaders(db: Kysely<Database>, bookId: number, limit = 10): Promise<ReaderRow[]> {
+  const rows = await readersOf(db, bookId, limit);
   return rows.map((r) => ({ ...r, last_viewed_at: Number(r.last_viewed_at) }));
 }
 
