@@ -1,4 +1,4 @@
-import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from './database.js';
 import { type DialectName, dialectOf } from './dialect.js';
 
@@ -15,6 +15,14 @@ const MARK = '\u0000readlib-arg:';
 export function compiledOnce<A extends readonly unknown[], R>(
   build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
 ): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
+  const run = compiledStatement(build);
+  return async (db, ...args) => (await run(db, ...args)).rows;
+}
+
+/** compiledOnce for writes: the whole result (`numAffectedRows` of an insert, update or upsert). */
+export function compiledStatement<A extends readonly unknown[], R>(
+  build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
+): (db: Kysely<Database>, ...args: A) => Promise<QueryResult<R>> {
   type Slot = { arg: number } | { value: unknown };
   const compiled = new Map<DialectName, { sql: string; slots: Slot[] }>();
   return async (db, ...args) => {
@@ -37,6 +45,6 @@ export function compiledOnce<A extends readonly unknown[], R>(
       compiled.set(dialect, q);
     }
     const parameters = q.slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
-    return (await db.executeQuery<R>(CompiledQuery.raw(q.sql, parameters))).rows;
+    return db.executeQuery<R>(CompiledQuery.raw(q.sql, parameters));
   };
 }

@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { compiledOnce } from '../compiled-once.js';
+import { compiledOnce, compiledStatement } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 
@@ -19,28 +19,33 @@ const LOGS = {
  * sweep (which takes it for update) cannot move it between this read and the commit of the counter.
  */
 async function cutFor(trx: Db, name: CutName): Promise<number> {
-  let q = trx.selectFrom('stat_cuts').select('upto').where('name', '=', name);
-  if (dialectOf(trx) === 'postgres') q = q.forShare();
-  const row = await q.executeTakeFirst();
+  const [row] = await cutOf(trx, name);
   return row ? Number(row.upto) : 0;
 }
 
+// read in every view's and search's transaction: built once per dialect
+const cutOf = compiledOnce((db, name: CutName) => {
+  const q = db.selectFrom('stat_cuts').select('upto').where('name', '=', name);
+  return dialectOf(db) === 'postgres' ? q.forShare() : q;
+});
+
 /** Part of recordView's transaction: the book's all-time and in-window counts, and its readers. */
 export async function countBookView(trx: Db, bookId: number, at: number, newReader: boolean): Promise<void> {
-  const recent = at >= (await cutFor(trx, 'views')) ? 1 : 0;
-  const reader = newReader ? 1 : 0;
-  await trx
+  await countView(trx, bookId, at >= (await cutFor(trx, 'views')) ? 1 : 0, newReader ? 1 : 0);
+}
+
+const countView = compiledStatement((db, bookId: number, recent: number, reader: number) =>
+  db
     .insertInto('book_stats')
     .values({ book_id: bookId, views_total: 1, views_recent: recent, readers: reader })
     .onConflict((oc) =>
       oc.column('book_id').doUpdateSet((eb) => ({
         views_total: eb('book_stats.views_total', '+', 1),
-        views_recent: eb('book_stats.views_recent', '+', recent),
-        readers: eb('book_stats.readers', '+', reader),
+        views_recent: eb('book_stats.views_recent', '+', eb.ref('excluded.views_recent')),
+        readers: eb('book_stats.readers', '+', eb.ref('excluded.readers')),
       })),
-    )
-    .execute();
-}
+    ),
+);
 
 /** Part of saveRating's transaction: `previous` is the rank replaced (undefined for a first rating). */
 export async function countBookRating(

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { compiledOnce } from '../compiled-once.js';
+import { compiledOnce, compiledStatement } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { inTransaction } from '../write-batcher.js';
@@ -12,25 +12,32 @@ import { countBookView } from './activity-stats.repository.js';
 export async function recordView(db: Kysely<Database>, userId: number, bookId: number, now = Date.now()) {
   if (dialectOf(db) === 'postgres') return recordViewPg(db, userId, bookId, now);
   await inTransaction(db, async (trx) => {
-    await trx.insertInto('views').values({ user_id: userId, book_id: bookId, created_at: now }).execute();
+    await logView(trx, userId, bookId, now);
     // two statements rather than one upsert: the count must know whether this viewer is new
-    const added = await trx
-      .insertInto('book_readers')
-      .values({ book_id: bookId, user_id: userId, last_viewed_at: now })
-      .onConflict((oc) => oc.columns(['book_id', 'user_id']).doNothing())
-      .executeTakeFirst();
-    const newReader = Number(added.numInsertedOrUpdatedRows ?? 0) > 0;
-    if (!newReader) {
-      await trx
-        .updateTable('book_readers')
-        .set({ last_viewed_at: now })
-        .where('book_id', '=', bookId)
-        .where('user_id', '=', userId)
-        .execute();
-    }
+    const added = await addReader(trx, bookId, userId, now);
+    const newReader = Number(added.numAffectedRows ?? 0) > 0;
+    if (!newReader) await touchReader(trx, now, bookId, userId);
     await countBookView(trx, bookId, now, newReader);
   });
 }
+
+// every book detail of a registered reader writes these: built once
+const logView = compiledStatement((db, userId: number, bookId: number, at: number) =>
+  db.insertInto('views').values({ user_id: userId, book_id: bookId, created_at: at }),
+);
+const addReader = compiledStatement((db, bookId: number, userId: number, at: number) =>
+  db
+    .insertInto('book_readers')
+    .values({ book_id: bookId, user_id: userId, last_viewed_at: at })
+    .onConflict((oc) => oc.columns(['book_id', 'user_id']).doNothing()),
+);
+const touchReader = compiledStatement((db, at: number, bookId: number, userId: number) =>
+  db
+    .updateTable('book_readers')
+    .set({ last_viewed_at: at })
+    .where('book_id', '=', bookId)
+    .where('user_id', '=', userId),
+);
 
 /**
  * recordView on PostgreSQL as one statement: each statement is a round trip to the server, and the four
