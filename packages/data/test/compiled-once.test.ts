@@ -46,6 +46,23 @@ describe.each(dialects)('compiledOnce on $name', (dialect) => {
     expect((await find(h.db, books[3]!.id, 2)).map((r) => r.id)).toEqual([books[1]!.id, books[2]!.id]);
   });
 
+  it('binds list arguments as `in` lists, one compiled shape per length', async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await insertBook(h.db, sampleBook(), [])).id);
+    const titles = compiledOnce((db, wanted: readonly number[], notTitle: string) =>
+      db
+        .selectFrom('books')
+        .select('id')
+        .where('id', 'in', wanted)
+        .where('title', '<>', notTitle)
+        .orderBy('id'),
+    );
+    for (const wanted of [[ids[0]!], [ids[4]!, ids[1]!], [ids[2]!, ids[3]!], [ids[0]!, ids[1]!, -1]]) {
+      const expected = ids.filter((id) => wanted.includes(id));
+      expect((await titles(h.db, wanted, 'x')).map((r) => r.id)).toEqual(expected);
+    }
+  });
+
   it('works inside a transaction', async () => {
     const book = await insertBook(h.db, sampleBook(), []);
     const title = compiledOnce((db, id: number) =>
@@ -62,5 +79,10 @@ describe.each(dialects)('compiledOnce on $name', (dialect) => {
       db.selectFrom('books').select('id').where('id', '=', id).where('pos', '=', id),
     );
     await expect(twice(h.db, 1)).rejects.toThrow(/each argument must become one bound parameter/);
+    // a list whose length the SQL depends on (here: only its first element is bound)
+    const first = compiledOnce((db, ids: readonly number[]) =>
+      db.selectFrom('books').select('id').where('id', '=', ids[0]!),
+    );
+    await expect(first(h.db, [1, 2])).rejects.toThrow(/each argument must become one bound parameter/);
   });
 });

@@ -1,4 +1,10 @@
+import { compiledOnce } from '../compiled-once.js';
 import type { Db } from './book.repository.js';
+
+// every random batch: built once per number of positions
+const idsAtPositions = compiledOnce((db, positions: readonly number[]) =>
+  db.selectFrom('books').select(['id', 'pos']).where('pos', 'in', positions),
+);
 
 /** The number of books, kept in `counters` by every insert and delete (the dense positions' upper bound). */
 export async function countBooks(db: Db): Promise<number> {
@@ -36,7 +42,7 @@ export async function randomBookIds(
         batch.push(p);
       }
     }
-    const rows = await db.selectFrom('books').select(['id', 'pos']).where('pos', 'in', batch).execute();
+    const rows = await idsAtPositions(db, batch);
     const byPos = new Map(rows.map((r) => [r.pos, r.id]));
     for (const p of batch) {
       const id = byPos.get(p);

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { Book, BookUpdate, Database, NewBook, NewTocEntry } from '../database.js';
 import { bookGrams } from '../search/grams.js';
 import { countBookValues } from './book-values.repository.js';
@@ -51,9 +52,12 @@ export async function findBookByFileName(db: Db, fileName: string): Promise<Book
   return selectBooks(db).where('books.file_name', '=', fileName).executeTakeFirst();
 }
 
+// shelves, home sections and search pages read their books by id: built once per list length
+const booksOfIds = compiledOnce((db, ids: readonly number[]) => selectBooks(db).where('books.id', 'in', ids));
+
 export async function findBooksByIds(db: Db, ids: readonly number[]): Promise<BookRow[]> {
   if (ids.length === 0) return [];
-  const rows = await selectBooks(db).where('books.id', 'in', ids).execute();
+  const rows = await booksOfIds(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is BookRow => r !== undefined);
 }
