@@ -18,8 +18,8 @@ import { CATALOG_CACHE_PREFIX } from './reader-context.js';
  * and over (at 100k books, 0.9 ms of the 1.7 ms a home page spent in SQL went to 14 book rows and three
  * category pools). Everything here, and the shared cache's `catalog:` keys, belongs to one
  * `counters.catalog_version`: `sync` reads it (one indexed row) and, when it moved, forgets the books
- * the change log names for the versions in between (everything when the log no longer covers them)
- * and drops the derived lists, so a change committed by any process (admin API, CLI import, another
+ * the change log names for the versions in between (everything when the log no longer covers them),
+ * carries the newest-per-category lists across it and drops the cached category lists, so a change committed by any process (admin API, CLI import, another
  * replica) is seen by the next request that syncs, with no time-based staleness.
  */
 export class CatalogMemo {
@@ -118,13 +118,14 @@ export class CatalogMemo {
     return lists.flat();
   }
 
-  /** The changed books' current rows replace what was kept of them and bring the newest lists along. */
+  /**
+   * Forgets the changed books and brings the newest lists along from their current rows. The rows are
+   * not kept: during an import they are new books nobody has asked for yet, and keeping them would push
+   * the books readers do ask for out of the memo.
+   */
   private async forgetChanged(db: Kysely<Database>, changed: readonly number[]): Promise<void> {
     for (const id of changed) this.forget(id);
-    if (changed.length === 0) return;
-    const rows = await findBooksByIds(db, changed);
-    this.newest.apply(changed, rows);
-    for (const row of rows) this.remember(row);
+    if (changed.length > 0) this.newest.apply(changed, await findBooksByIds(db, changed));
   }
 
   private forget(id: number): void {
