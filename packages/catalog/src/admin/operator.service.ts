@@ -18,6 +18,12 @@ import { dummyHash, hashPassword, verifyPassword } from './password.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
+function checkPasswordLength(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw invalid(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+}
+
 export interface NewOperatorInput {
   username: string;
   password: string;
@@ -29,9 +35,7 @@ export interface NewOperatorInput {
 export async function createOperator(db: Kysely<Database>, input: NewOperatorInput): Promise<Operator> {
   const username = input.username.trim();
   if (!username) throw invalid('username is required');
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
-    throw invalid(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
+  checkPasswordLength(input.password);
   if (await findOperatorByUsername(db, username))
     throw new AppError('conflict', `operator ${username} exists`);
   return insertOperator(db, {
@@ -48,9 +52,7 @@ export async function createOperator(db: Kysely<Database>, input: NewOperatorInp
  * leaked password or token stops working at once, not when the token expires.
  */
 export async function changeOperatorPassword(db: Kysely<Database>, username: string, password: string) {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    throw invalid(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
+  checkPasswordLength(password);
   if (!(await resetOperatorPassword(db, username.trim(), await hashPassword(password)))) {
     throw new AppError('not_found', `no operator ${username}`);
   }

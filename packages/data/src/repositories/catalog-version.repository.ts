@@ -16,13 +16,7 @@ const PRUNE_EVERY = 1_000;
  * touched are logged under the new version, so readers forget only those (catalogChangesSince).
  */
 export async function bumpCatalogVersion(trx: Kysely<Database>, bookIds: readonly number[]): Promise<void> {
-  const { value } = await trx
-    .updateTable('counters')
-    .set((eb) => ({ value: eb('value', '+', 1) }))
-    .where('name', '=', NAME)
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  const version = Number(value);
+  const version = await bumpCounter(trx, NAME);
   const ids = [...new Set(bookIds)];
   if (ids.length > 0) {
     await trx
@@ -69,11 +63,18 @@ export async function catalogVersion(db: Kysely<Database>): Promise<number> {
  * (book_values): what readers keep of those counts (the most frequent values) belongs to this version.
  */
 export async function bumpFacetVersion(trx: Kysely<Database>): Promise<void> {
-  await trx
+  await bumpCounter(trx, FACETS);
+}
+
+/** One more on a counter row; its new value. */
+async function bumpCounter(trx: Kysely<Database>, name: string): Promise<number> {
+  const { value } = await trx
     .updateTable('counters')
     .set((eb) => ({ value: eb('value', '+', 1) }))
-    .where('name', '=', FACETS)
-    .execute();
+    .where('name', '=', name)
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(value);
 }
 
 // read by nearly every reader request: built once (compiledOnce)
