@@ -6,8 +6,15 @@ import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 // migrates (`pnpm cli migrate` does, once) and refuses a schema older or newer than its build.
 async function serve(): Promise<void> {
   const config = loadConfig();
-  const handle = createDb(config.database, { poolSize: config.databasePoolSize, checkpoints: 'background' });
-  let server: AdminServer;
+  let server: AdminServer | undefined;
+  const handle = createDb(config.database, {
+    poolSize: config.databasePoolSize,
+    checkpoints: 'background',
+    connectTimeoutMs: config.databaseTimeouts.connectMs,
+    statementTimeoutMs: config.databaseTimeouts.statementMs,
+    // into the service's log once it runs; the pool replaces the connection on its own
+    onIdleConnectionError: (err) => server?.app.log.warn({ err }, 'idle database connection lost'),
+  });
   try {
     await assertSchemaCurrent(handle.db);
     server = await startAdminServer(config, { db: handle.db });

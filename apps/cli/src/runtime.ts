@@ -15,16 +15,27 @@ export interface Runtime {
 
 /**
  * What every command needs: validated config, a migrated database and the file store. A command that
- * serves requests (start) asks for background checkpoints; one-shot commands keep SQLite's own.
+ * serves requests (start) gets background checkpoints and the services' bounded waits (connect and
+ * statement timeouts); its migrations run first on a connection of their own, without the statement
+ * timeout, which a long index build would outlast. One-shot commands keep SQLite's own checkpoints.
  */
 export async function openRuntime(
   env: Record<string, string | undefined> = process.env,
-  opts: { checkpoints?: 'inline' | 'background' } = {},
+  opts: { serve?: boolean } = {},
 ): Promise<Runtime> {
   const config = loadConfig(env);
   mkdirSync(config.storageDir, { recursive: true });
-  const handle = createDb(config.database, { poolSize: config.databasePoolSize, ...opts });
+  const base = { poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseTimeouts.connectMs };
+  let handle = createDb(config.database, base);
   const migrated = await migrateToLatest(handle.db);
+  if (opts.serve) {
+    await handle.destroy();
+    handle = createDb(config.database, {
+      ...base,
+      checkpoints: 'background',
+      statementTimeoutMs: config.databaseTimeouts.statementMs,
+    });
+  }
   const store = new FileStore(config.storageDir);
   await store.cleanTemp();
   const ingest: IngestDeps = {

@@ -8,7 +8,7 @@ import { Progress } from './progress.js';
 import { openRuntime } from './runtime.js';
 
 // `pnpm start`: both services on one database and one store, the embedded default unless configured.
-const rt = await openRuntime(process.env, { checkpoints: 'background' });
+const rt = await openRuntime(process.env, { serve: true });
 const { config, handle } = rt;
 
 if (config.demoCatalogue && (await countBooks(handle.db)) === 0) {

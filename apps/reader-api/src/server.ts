@@ -8,8 +8,15 @@ import { startReaderServer } from './index.js';
 async function serve(): Promise<void> {
   const config = loadConfig();
   mkdirSync(config.storageDir, { recursive: true });
-  const handle = createDb(config.database, { poolSize: config.databasePoolSize, checkpoints: 'background' });
-  let app: Awaited<ReturnType<typeof startReaderServer>>;
+  let app: Awaited<ReturnType<typeof startReaderServer>> | undefined;
+  const handle = createDb(config.database, {
+    poolSize: config.databasePoolSize,
+    checkpoints: 'background',
+    connectTimeoutMs: config.databaseTimeouts.connectMs,
+    statementTimeoutMs: config.databaseTimeouts.statementMs,
+    // into the service's log once it runs; the pool replaces the connection on its own
+    onIdleConnectionError: (err) => app?.log.warn({ err }, 'idle database connection lost'),
+  });
   try {
     await assertSchemaCurrent(handle.db);
     app = await startReaderServer(config, { db: handle.db });
@@ -22,9 +29,9 @@ async function serve(): Promise<void> {
   async function shutdown(signal: string): Promise<void> {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'closing');
+    app?.log.info({ signal }, 'closing');
     // in-flight requests finish before the database goes away
-    await app.close();
+    await app?.close();
     await handle.destroy();
     process.exit(0);
   }

@@ -1,4 +1,8 @@
+import { testConfig } from '@readlib/config';
+import { createDb } from '@readlib/data';
+import { refusingPostgresUrl, silentPostgres } from '@readlib/data/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/index.js';
 import { dialects, get, type Harness, harness, seedBook } from './helpers.js';
 
 describe.each(dialects)('decisions.md §2 error rows of the reader API on $name', (dialect) => {
@@ -61,5 +65,52 @@ describe.each(dialects)('decisions.md §2 error rows of the reader API on $name'
     expect(res.body).not.toMatch(/select|stack|at \//i);
     await t.app.close();
     t = undefined;
+  });
+});
+
+// Added to decisions.md §2's table (README "Errors"): a database that cannot take the request now is
+// worth a retry, so it is told apart from an internal error. No server needs to run for this one.
+describe('database unavailable: 503, error_code -1, retry-after', () => {
+  it('PostgreSQL unreachable: every route that reads answers the envelope with retry-after, /readyz says so', async () => {
+    const h = createDb({ dialect: 'postgres', url: await refusingPostgresUrl() });
+    const app = await buildApp(testConfig({ PUBLIC_BASE_URL: 'http://files.test' }), {
+      db: h.db,
+      logger: false,
+    });
+    try {
+      for (const url of ['/book/home/v2?openId=u', '/book/detail?fileName=x', '/book/search?keyword=dune']) {
+        const res = await app.inject(url);
+        expect(res.statusCode, url).toBe(503);
+        expect(res.json()).toEqual({ error_code: -1, msg: 'service busy, retry shortly' });
+        expect(res.headers['retry-after']).toBe('1');
+      }
+      const ready = await app.inject('/readyz');
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ database: false });
+    } finally {
+      await app.close();
+      await h.destroy();
+    }
+  });
+
+  it('PostgreSQL accepting connections and never answering: 503 after the connect timeout, not a hang', async () => {
+    const silent = await silentPostgres();
+    const config = testConfig({ PUBLIC_BASE_URL: 'http://files.test', DATABASE_CONNECT_TIMEOUT_MS: '300' });
+    const h = createDb(
+      { dialect: 'postgres', url: silent.url },
+      { connectTimeoutMs: config.databaseTimeouts.connectMs },
+    );
+    const app = await buildApp(config, { db: h.db, logger: false });
+    try {
+      const t = Date.now();
+      const res = await app.inject('/book/detail?fileName=x&openId=u');
+      expect(Date.now() - t).toBeLessThan(3000);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+    } finally {
+      await app.close();
+      await h.destroy();
+      await silent.close();
+    }
   });
 });

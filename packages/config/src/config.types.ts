@@ -9,6 +9,8 @@ export interface AppConfig {
   database: DatabaseConfig;
   /** PostgreSQL connections per process */
   databasePoolSize: number;
+  /** PostgreSQL: bounded waits, so a database that does not answer gives 503s, not hung requests */
+  databaseTimeouts: { connectMs: number; statementMs: number };
   storageDir: string;
   /** without trailing slash */
   publicBaseUrl: string;

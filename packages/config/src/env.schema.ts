@@ -24,6 +24,18 @@ export const EnvSchema = Type.Object({
     maximum: 1000,
     description: 'PostgreSQL connections per process (replicas x this must fit max_connections)',
   }),
+  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({
+    default: 5000,
+    minimum: 100,
+    maximum: 600_000,
+    description: 'PostgreSQL: longest wait for a connection (a new one or a free one of the pool); then 503',
+  }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({
+    default: 30_000,
+    minimum: 0,
+    maximum: 3_600_000,
+    description: "PostgreSQL: the services' statement_timeout (0: none); then 503. Migrations run without it",
+  }),
   STORAGE_DIR: Type.String({ default: './data/storage', minLength: 1 }),
   PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000', pattern: '^https?://' }),
   LOG_LEVEL: Type.Union(

@@ -46,6 +46,10 @@ export function loadConfig(
       ? { dialect: 'postgres', url: raw.DATABASE_URL }
       : { dialect: 'sqlite', file: raw.DATABASE_URL === ':memory:' ? ':memory:' : resolve(raw.DATABASE_URL) },
     databasePoolSize: raw.DATABASE_POOL_SIZE,
+    databaseTimeouts: {
+      connectMs: raw.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: raw.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     storageDir: resolve(raw.STORAGE_DIR),
     publicBaseUrl: raw.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     jwt: {

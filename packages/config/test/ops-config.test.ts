@@ -28,6 +28,18 @@ describe('operations settings (issue: scale-out §1, §3)', () => {
     expect(() => load({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('database waits are bounded by default (5 s to connect, 30 s a statement); 0 turns the statement limit off', () => {
+    expect(load({}).databaseTimeouts).toEqual({ connectMs: 5000, statementMs: 30_000 });
+    expect(
+      load({ DATABASE_CONNECT_TIMEOUT_MS: '800', DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseTimeouts,
+    ).toEqual({
+      connectMs: 800,
+      statementMs: 0,
+    });
+    expect(() => load({ DATABASE_CONNECT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
+    expect(() => load({ DATABASE_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
+  });
+
   it('deploy/readlib.env.example sets only variables the schema knows, and README points to DEPLOYMENT.md', () => {
     const names = repo('deploy/readlib.env.example')
       .split('\n')

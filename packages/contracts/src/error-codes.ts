@@ -32,6 +32,7 @@ export const errorKinds = [
   'unsafe_archive',
   'rate_limited',
   'upstream',
+  'unavailable',
   'internal',
 ] as const;
 export type ErrorKind = (typeof errorKinds)[number];
@@ -43,7 +44,7 @@ export interface ErrorCatalogueEntry {
   readonly admin: AdminCode | null;
 }
 
-/** The error table of decisions.md §2, row by row. */
+/** The error table of decisions.md §2, row by row, with one row added (`unavailable`, see README). */
 export const errorCatalogue: Readonly<Record<ErrorKind, ErrorCatalogueEntry>> = Object.freeze({
   failure: { http: 400, reader: ReaderCode.FAILURE, admin: AdminCode.FAILURE },
   invalid: { http: 400, reader: ReaderCode.INVALID, admin: AdminCode.FAILURE },
@@ -57,6 +58,8 @@ export const errorCatalogue: Readonly<Record<ErrorKind, ErrorCatalogueEntry>> = 
   unsafe_archive: { http: 422, reader: null, admin: AdminCode.FAILURE },
   rate_limited: { http: 429, reader: ReaderCode.RATE_LIMITED, admin: AdminCode.FAILURE },
   upstream: { http: 502, reader: ReaderCode.UPSTREAM, admin: null },
+  // not in decisions.md §2: a database lock or outage is worth a retry (README, "Errors"); -1 as before
+  unavailable: { http: 503, reader: ReaderCode.FAILURE, admin: AdminCode.FAILURE },
   internal: { http: 500, reader: ReaderCode.FAILURE, admin: AdminCode.FAILURE },
 });
 

@@ -35,7 +35,27 @@ export interface CreateDbOptions {
    * thread every 200 ms, so a service's event loop never waits for one (see wal-checkpointer.ts).
    */
   checkpoints?: 'inline' | 'background';
+  /**
+   * PostgreSQL: told when a pooled connection that was idle dies (server restart, failover, an idle
+   * timeout of a proxy or firewall, `pg_terminate_backend`). The pool drops it and opens a new one on
+   * demand; without a listener node-postgres would throw the error and end the process. Default: one
+   * line on stderr.
+   */
+  onIdleConnectionError?: (err: Error) => void;
+  /**
+   * PostgreSQL: how long a query waits for a connection, a new one or a free one of a full pool
+   * (default: no limit). A server that accepts no connections, or drops packets, then fails requests
+   * (503) instead of holding them until the kernel gives up on TCP, minutes later.
+   */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: `statement_timeout` of every connection (default: none; migrations must not have one) */
+  statementTimeoutMs?: number;
 }
+
+const warnIdleError = (err: Error) =>
+  console.warn(
+    `[readlib] an idle PostgreSQL connection was lost (${err.message}); the next query opens a new one`,
+  );
 
 // int8 (counts, bigint times) and numeric (averages) arrive from pg as strings; our values fit in a double.
 const pgTypes = {
@@ -47,12 +67,18 @@ const pgTypes = {
 
 export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHandle {
   if (config.dialect === 'postgres') {
+    const settings = [
+      ...(config.searchPath ? [`-c search_path=${config.searchPath}`] : []),
+      ...(options.statementTimeoutMs ? [`-c statement_timeout=${options.statementTimeoutMs}`] : []),
+    ];
     const pool = new pg.Pool({
       connectionString: config.url,
       max: options.poolSize ?? 10,
       types: pgTypes as any,
-      ...(config.searchPath ? { options: `-c search_path=${config.searchPath}` } : {}),
+      ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+      ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
     });
+    pool.on('error', options.onIdleConnectionError ?? warnIdleError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     trackPool(db, () => ({
       dialect: 'postgres',

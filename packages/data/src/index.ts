@@ -28,5 +28,6 @@ export * from './repositories/user.repository.js';
 export * from './repositories/view.repository.js';
 export { bookGrams, isShortKeyword, normalizeText, valueGrams } from './search/grams.js';
 export { TextMatcher } from './search/text-matcher.js';
+export { isDatabaseUnavailable } from './unavailable.js';
 export type { CheckpointEvent, WalCheckpointer } from './wal-checkpointer.js';
 export * from './write-batcher.js';

@@ -1,5 +1,6 @@
 import { AppError } from '@readlib/catalog';
 import type { ErrorKind } from '@readlib/contracts';
+import { isDatabaseUnavailable } from '@readlib/data';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Family, failure } from './envelope.js';
 
@@ -15,9 +16,13 @@ const BY_STATUS: Record<number, ErrorKind> = {
   429: 'rate_limited',
 };
 
+/** Seconds a client is asked to wait before retrying a request the database could not take. */
+export const UNAVAILABLE_RETRY_AFTER_S = 1;
+
 /** Anything thrown by a route, a hook or a plugin, as the kind of failure clients are told about. */
 export function classify(err: FastifyError | AppError | Error): { kind: ErrorKind; msg: string } {
   if (err instanceof AppError) return { kind: err.kind, msg: err.message };
+  if (isDatabaseUnavailable(err)) return { kind: 'unavailable', msg: 'service busy, retry shortly' };
   const fe = err as FastifyError;
   if (fe.validation) return { kind: 'invalid', msg: `invalid parameter: ${fe.message}` };
   const status = fe.statusCode ?? 500;
@@ -43,11 +48,14 @@ export function installErrorHandling(app: FastifyInstance, family: Family): void
     const { kind, msg } = classify(err as Error);
     // internals go to the log with the request id, never to the client
     if (kind === 'internal') req.log.error({ err }, 'request failed');
+    // the operator needs to know the database is locked or away; the client only that it may retry
+    else if (kind === 'unavailable') req.log.warn({ err }, 'database unavailable');
     else req.log.info({ kind, msg }, 'request refused');
     const { status, body } = failure(family, kind, msg);
     if (kind === 'rate_limited' && (err as FastifyError & { retryAfter?: number }).retryAfter) {
       reply.header('retry-after', String((err as { retryAfter?: number }).retryAfter));
     }
+    if (kind === 'unavailable') reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
     return reply.code(status).send(body);
   });
   app.setNotFoundHandler((req, reply) => {

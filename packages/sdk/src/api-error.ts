@@ -3,7 +3,7 @@ import type { ApiFamily } from './error-catalogue.js';
 
 /**
  * `ErrorKind` of the contracts' error catalogue; `network` when no HTTP response arrived (status 0);
- * `unknown` when the status and code match no row (e.g. a proxy's own 503 page).
+ * `unknown` when the status and code match no row (e.g. a proxy's own 504 page).
  */
 export type ApiErrorKind = ErrorKind | 'network' | 'unknown';
 
@@ -17,6 +17,8 @@ export interface ApiErrorInit {
   kind: ApiErrorKind;
   /** the `x-request-id` response header, to quote when reporting a problem */
   requestId?: string;
+  /** seconds from the `retry-after` header (429 rate limited, 503 unavailable), when it sent one */
+  retryAfter?: number;
   cause?: unknown;
 }
 
@@ -29,6 +31,8 @@ export class ApiError extends Error {
   readonly msg: string;
   readonly kind: ApiErrorKind;
   readonly requestId: string | undefined;
+  /** seconds to wait before retrying, as the server asked (429, 503); undefined when it did not say */
+  readonly retryAfter: number | undefined;
 
   constructor(init: ApiErrorInit) {
     const where = init.status === 0 ? 'network error' : `HTTP ${init.status}, code ${init.code}`;
@@ -42,6 +46,7 @@ export class ApiError extends Error {
     this.msg = init.msg;
     this.kind = init.kind;
     this.requestId = init.requestId;
+    this.retryAfter = init.retryAfter;
   }
 }
 

@@ -19,6 +19,7 @@ const catalogue = {
   unsafe_archive: { http: 422, reader: null, admin: -1 },
   rate_limited: { http: 429, reader: 5, admin: -1 },
   upstream: { http: 502, reader: 3, admin: null },
+  unavailable: { http: 503, reader: -1, admin: -1 },
   internal: { http: 500, reader: -1, admin: -1 },
 } as const satisfies Record<ErrorKind, ErrorCatalogueEntry>;
 

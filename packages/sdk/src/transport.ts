@@ -109,6 +109,18 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
     const msg =
       enveloped && typeof parsed.msg === 'string' ? parsed.msg : text.slice(0, 200) || `HTTP ${res.status}`;
     const kind = errorKindOf(family, res.status, code) ?? 'unknown';
-    throw new ApiError({ family, status: res.status, code, msg, kind, requestId });
+    const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
+    throw new ApiError({ family, status: res.status, code, msg, kind, requestId, retryAfter });
   };
+}
+
+/** `retry-after` as seconds: a delay in seconds, or an HTTP date (RFC 9110 §10.2.3); undefined otherwise. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  // an HTTP date ends in GMT; anything else Date.parse might read ("-5" is a year) is not one
+  if (!value.endsWith('GMT')) return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }

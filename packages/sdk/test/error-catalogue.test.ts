@@ -33,3 +33,15 @@ describe("the SDK's copy of the error catalogue", () => {
     expect(own.message).toBe('no (HTTP 401, code -2, unauthorized)');
   });
 });
+
+describe('retry-after as seconds (RFC 9110 §10.2.3)', () => {
+  it('a delay in seconds, an HTTP date from now, or nothing', async () => {
+    const { retryAfterSeconds } = await import('../src/transport.js');
+    const now = Date.UTC(2026, 10, 22, 12);
+    expect(retryAfterSeconds('1', now)).toBe(1);
+    expect(retryAfterSeconds(' 120 ', now)).toBe(120);
+    expect(retryAfterSeconds(new Date(now + 30_500).toUTCString(), now)).toBe(30);
+    expect(retryAfterSeconds(new Date(now - 60_000).toUTCString(), now)).toBe(0);
+    for (const h of [null, '', 'soon', '-5']) expect(retryAfterSeconds(h, now)).toBeUndefined();
+  });
+});

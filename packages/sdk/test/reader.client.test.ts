@@ -1,5 +1,9 @@
 import { rmSync } from 'node:fs';
+import { testConfig } from '@readlib/config';
+import { createDb } from '@readlib/data';
+import { refusingPostgresUrl } from '@readlib/data/testing';
 import { makeEpub } from '@readlib/epub/testing';
+import { buildApp as buildReaderApp } from '@readlib/reader-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AdminBookDetail,
@@ -170,6 +174,7 @@ describe('reader client: login-code exchange, limits, upstream and network failu
       await reader.listCategories();
       const err = await refusal(reader.listCategories());
       expect([err.status, err.code, err.kind]).toEqual([429, 5, 'rate_limited']);
+      expect(err.retryAfter).toBeGreaterThan(0);
     } finally {
       await s.close();
     }
@@ -183,14 +188,30 @@ describe('reader client: login-code exchange, limits, upstream and network failu
   });
 
   it("a proxy's own error page (not an envelope) is kind unknown with the text as msg", async () => {
-    const proxy = await standIn(503, '<html>Service Unavailable</html>', 'text/html');
+    const proxy = await standIn(504, '<html>Gateway Timeout</html>', 'text/html');
     stands.push(proxy);
     const err = await refusal(createReaderClient({ baseUrl: proxy.url }).getHotSearch());
     expect([err.status, err.code, err.kind, err.msg]).toEqual([
-      503,
+      504,
       -1,
       'unknown',
-      '<html>Service Unavailable</html>',
+      '<html>Gateway Timeout</html>',
     ]);
+  });
+
+  it('the database unreachable is 503 / -1 unavailable, with retryAfter from the header (README "Errors")', async () => {
+    const h = createDb({ dialect: 'postgres', url: await refusingPostgresUrl() });
+    const app = await buildReaderApp(testConfig({ PUBLIC_BASE_URL: 'http://files.test' }), {
+      db: h.db,
+      logger: false,
+    });
+    try {
+      const reader = createReaderClient({ baseUrl: await app.listen({ port: 0, host: '127.0.0.1' }) });
+      const err = await refusal(reader.getHotSearch());
+      expect([err.status, err.code, err.kind, err.retryAfter]).toEqual([503, -1, 'unavailable', 1]);
+    } finally {
+      await app.close();
+      await h.destroy();
+    }
   });
 });

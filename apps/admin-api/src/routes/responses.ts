@@ -2,10 +2,10 @@ import { AdminAck, AdminEnvelope } from '@readlib/contracts';
 import { errorResponses, success } from '@readlib/http';
 import type { TSchema } from '@sinclair/typebox';
 
-/** Statuses any route can answer: validation (400), global rate limit (429), internal (500). */
-const COMMON = [400, 429, 500];
+/** Statuses any route can answer: validation (400), global rate limit (429), internal (500), database busy (503). */
+const COMMON = [400, 429, 500, 503];
 /** ...and every route behind the token: 401 with code -2. */
-const AUTHED = [...COMMON, 401];
+export const AUTHED = [...COMMON, 401];
 
 /** 200 with `data` plus every error status of a token-protected route. */
 export function responses<T extends TSchema>(data: T, errors: number[] = []) {

@@ -12,8 +12,8 @@ export interface RouteOptions {
   fetch: FetchLike;
 }
 
-/** Statuses any route can answer: validation (400), rate limit (429), internal (500). */
-const COMMON = [400, 429, 500];
+/** Statuses any route can answer: validation (400), rate limit (429), internal (500), database busy (503). */
+const COMMON = [400, 429, 500, 503];
 
 /** Response schemas of a route: 200 with `data`, and every error status it can return. */
 export function responses<T extends TSchema>(data: T, errors: number[] = []) {

@@ -1,2 +1,3 @@
 export { type TestDialect, testDialects } from './dialects.js';
 export { sampleBook } from './fixtures.js';
+export { refusingPostgresUrl, silentPostgres } from './unreachable.js';
