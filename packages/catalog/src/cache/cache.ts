@@ -1,3 +1,5 @@
+import { BoundedMap } from '../bounded-map.js';
+
 /**
  * Cached values are derived data (hot lists, category counts, pools). Every write that can change one
  * calls `invalidate` with the key prefix it affects; a shared implementation (Redis) also tells every
@@ -14,13 +16,16 @@ export interface Cache {
 
 /** The in-process cache of a single replica; concurrent misses of one key share one computation. */
 export class MemoryCache implements Cache {
-  private readonly entries = new Map<string, { value: unknown; expires: number }>();
+  private readonly entries: BoundedMap<string, { value: unknown; expires: number }>;
   private readonly pending = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly maxEntries = 10_000,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    // per-user keys (liked categories) fill it on a busy service: the oldest key makes room
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   async wrap<T>(key: string, ttlMs: number, compute: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);
@@ -32,7 +37,6 @@ export class MemoryCache implements Cache {
         // invalidated while computing: hand the value to the callers but do not keep it
         if (this.pending.get(key) !== p) return value;
         this.pending.delete(key);
-        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
         this.entries.set(key, { value, expires: this.now() + ttlMs });
         return value;
       },

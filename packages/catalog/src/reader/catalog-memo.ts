@@ -7,6 +7,7 @@ import {
   findBooksByIds,
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
+import { BoundedMap } from '../bounded-map.js';
 import type { Cache } from '../cache/cache.js';
 import { NewestLists } from './newest-lists.js';
 import { PopularValuesMemo } from './popular-values.js';
@@ -28,7 +29,7 @@ export class CatalogMemo {
   private generation = 0;
   private count = 0;
   private syncing: Promise<void> | undefined;
-  private readonly books = new Map<number, BookRow>();
+  private readonly books: BoundedMap<number, BookRow>;
   private readonly idsByFileName = new Map<string, number>();
   private readonly newest = new NewestLists();
 
@@ -38,11 +39,14 @@ export class CatalogMemo {
    *   counts change
    */
   constructor(
-    private readonly maxBooks = 20_000,
+    maxBooks = 20_000,
     readonly popular = new PopularValuesMemo(),
     /** versions behind after which everything is forgotten rather than the change log read */
     private readonly maxLogRead = 1_000,
-  ) {}
+  ) {
+    // oldest rows go first: a bound on memory, not a recency policy (hot books come back at once)
+    this.books = new BoundedMap(maxBooks, (_id, row) => this.idsByFileName.delete(row.file_name));
+  }
 
   /** Once per request, before reading anything catalogue-derived; concurrent callers share one read. */
   sync(db: Kysely<Database>, cache?: Cache): Promise<void> {
@@ -114,8 +118,19 @@ export class CatalogMemo {
     categoryIds: readonly number[],
     perCategory: number,
   ): Promise<number[]> {
-    const lists = await Promise.all(categoryIds.map((id) => this.newest.ids(db, id, perCategory)));
-    return lists.flat();
+    return (await this.newestListsOf(db, categoryIds, perCategory)).flat();
+  }
+
+  /**
+   * newestInCategories as one list per category, not copied: valid until the caller's next await (a
+   * catalogue change updates the lists in place), so it suits a draw made at once (a home page's).
+   */
+  newestListsOf(
+    db: Kysely<Database>,
+    categoryIds: readonly number[],
+    perCategory: number,
+  ): Promise<ReadonlyArray<readonly number[]>> {
+    return Promise.all(categoryIds.map((id) => this.newest.ids(db, id, perCategory)));
   }
 
   /**
@@ -136,12 +151,6 @@ export class CatalogMemo {
   }
 
   private remember(row: BookRow): void {
-    // oldest entries go first: a bound on memory, not a recency policy (hot books come back at once)
-    if (this.books.size >= this.maxBooks) {
-      const oldest = this.books.values().next().value!;
-      this.books.delete(oldest.id);
-      this.idsByFileName.delete(oldest.file_name);
-    }
     this.books.set(row.id, row);
     this.idsByFileName.set(row.file_name, row.id);
   }

@@ -28,7 +28,7 @@ import {
   type ReaderContext,
   syncCatalog,
 } from './reader-context.js';
-import { sample } from './sample.js';
+import { sample, sampleFromLists } from './sample.js';
 import { shelfRowsOf } from './shelf.service.js';
 
 /** Sizes of the home sections; the "another batch" endpoints answer the same sizes (they refill a section). */
@@ -74,10 +74,9 @@ async function recommendFor(
     userCategoryAffinity(ctx.db, userId, 3),
   );
   const newest = ctx.catalog
-    ? ctx.catalog.newestInCategories(ctx.db, categories, PER_CATEGORY_POOL)
-    : bookIdsInCategories(ctx.db, categories, PER_CATEGORY_POOL);
-  const liked = (await newest).filter((id) => !onShelf.has(id));
-  const picked = sample(liked, k);
+    ? await ctx.catalog.newestListsOf(ctx.db, categories, PER_CATEGORY_POOL)
+    : [await bookIdsInCategories(ctx.db, categories, PER_CATEGORY_POOL)];
+  const picked = sampleFromLists(newest, k, onShelf);
   if (picked.length < k) {
     const pool = (await wellRatedIds(ctx)).filter((id) => !onShelf.has(id) && !picked.includes(id));
     picked.push(...sample(pool, k - picked.length));

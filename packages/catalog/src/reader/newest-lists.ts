@@ -20,9 +20,12 @@ export class NewestLists {
   private readonly reading = new Map<number, { generation: number; per: number; ids: Promise<number[]> }>();
   private generation = 0;
 
-  async ids(db: Kysely<Database>, categoryId: number, per: number): Promise<number[]> {
+  /** The list itself when it is no longer than `per` (read-only, changed in place by `apply`). */
+  async ids(db: Kysely<Database>, categoryId: number, per: number): Promise<readonly number[]> {
     const hit = this.lists.get(categoryId);
-    if (hit && (hit.per >= per || hit.ids.length < hit.per)) return hit.ids.slice(0, per);
+    if (hit && (hit.per >= per || hit.ids.length < hit.per)) {
+      return hit.ids.length <= per ? hit.ids : hit.ids.slice(0, per);
+    }
     const pending = this.reading.get(categoryId);
     if (pending && pending.generation === this.generation && pending.per >= per) {
       return (await pending.ids).slice(0, per);
