@@ -9,6 +9,7 @@ import {
 import type { Kysely } from 'kysely';
 import { BoundedMap } from '../bounded-map.js';
 import type { Cache } from '../cache/cache.js';
+import { BookCategories } from './book-categories.js';
 import { NewestLists } from './newest-lists.js';
 import { PopularValuesMemo } from './popular-values.js';
 import { CATALOG_CACHE_PREFIX } from './reader-context.js';
@@ -32,6 +33,8 @@ export class CatalogMemo {
   private readonly books: BoundedMap<number, BookRow>;
   private readonly idsByFileName = new Map<string, number>();
   private readonly newest = new NewestLists();
+  /** every book's category, for a reader's liked categories (loaded on first use) */
+  readonly categories = new BookCategories();
 
   /**
    * @param maxBooks book rows kept at most
@@ -73,6 +76,7 @@ export class CatalogMemo {
       this.books.clear();
       this.idsByFileName.clear();
       this.newest.clear();
+      this.categories.clear();
     }
     // the most frequent authors and publishers change only with the facet counts, not with every edit
     if (facetVersion !== this.facetVersion || from < 0) this.popular.reset();
@@ -140,7 +144,10 @@ export class CatalogMemo {
    */
   private async forgetChanged(db: Kysely<Database>, changed: readonly number[]): Promise<void> {
     for (const id of changed) this.forget(id);
-    if (changed.length > 0) this.newest.apply(changed, await findBooksByIds(db, changed));
+    if (changed.length === 0) return;
+    const rows = await findBooksByIds(db, changed);
+    this.newest.apply(changed, rows);
+    this.categories.apply(changed, rows);
   }
 
   private forget(id: number): void {

@@ -10,6 +10,7 @@ import {
   bookIdsInCategories,
   categoryCounts,
   categoryCovers,
+  engagedBookIds,
   findUserByOpenId,
   hotKeywordsFromStats,
   shelfEntries,
@@ -63,6 +64,17 @@ export async function getHome(ctx: ReaderContext, openId: string, banner: Banner
   };
 }
 
+/** userCategoryAffinity, counted in memory from the engaged books' ids once every book's category is. */
+async function likedCategories(ctx: ReaderContext, userId: number): Promise<number[]> {
+  const index = ctx.catalog?.categories;
+  if (index?.ready(ctx.db)) {
+    const ids = await engagedBookIds(ctx.db, userId);
+    // the memo may have forgotten everything meanwhile (a change past its log): then ask SQL
+    if (index.ready(ctx.db)) return index.topCategories(ids, 3);
+  }
+  return userCategoryAffinity(ctx.db, userId, 3);
+}
+
 /** Favours the categories the user engaged with, never a book already on their shelf. */
 async function recommendFor(
   ctx: ReaderContext,
@@ -71,7 +83,7 @@ async function recommendFor(
 ): Promise<BookSummary[]> {
   const k = HOME_SIZES.recommend;
   const categories = await cached(ctx, `user:${userId}:affinity`, AFFINITY_CACHE_TTL_MS, () =>
-    userCategoryAffinity(ctx.db, userId, 3),
+    likedCategories(ctx, userId),
   );
   const newest = ctx.catalog
     ? await ctx.catalog.newestListsOf(ctx.db, categories, PER_CATEGORY_POOL)

@@ -4,6 +4,7 @@ import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { inTransaction } from '../write-batcher.js';
 import { countBookView } from './activity-stats.repository.js';
+import { engagedBooks } from './recommend.repository.js';
 
 /**
  * A detail view: one log row (screens), the latest view per reader (readers), and the book's view counts
@@ -118,14 +119,8 @@ export async function userCategoryAffinity(
   userId: number,
   limit = 3,
 ): Promise<number[]> {
-  const viewed = db
-    .selectFrom('book_readers')
-    .select('book_id')
-    .where('user_id', '=', userId)
-    .unionAll(db.selectFrom('ratings').select('book_id').where('user_id', '=', userId).where('rank', '>=', 3))
-    .unionAll(db.selectFrom('shelf_entries').select('book_id').where('user_id', '=', userId));
   const rows = await db
-    .selectFrom(viewed.as('engaged'))
+    .selectFrom(engagedBooks(db, userId).as('engaged'))
     .innerJoin('books', 'books.id', 'engaged.book_id')
     .select(['books.category_id', (eb) => eb.fn.countAll<number>().as('n')])
     .groupBy('books.category_id')
