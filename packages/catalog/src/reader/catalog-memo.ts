@@ -116,18 +116,10 @@ export class CatalogMemo {
     return row;
   }
 
-  /** The newest `perCategory` book ids of each category, concatenated in the order given. */
-  async newestInCategories(
-    db: Kysely<Database>,
-    categoryIds: readonly number[],
-    perCategory: number,
-  ): Promise<number[]> {
-    return (await this.newestListsOf(db, categoryIds, perCategory)).flat();
-  }
-
   /**
-   * newestInCategories as one list per category, not copied: valid until the caller's next await (a
-   * catalogue change updates the lists in place), so it suits a draw made at once (a home page's).
+   * The newest `perCategory` book ids of each given category, one list per category, not copied: valid
+   * until the caller's next await (a catalogue change updates the lists in place), so it suits a draw
+   * made at once (a home page's).
    */
   newestListsOf(
     db: Kysely<Database>,
