@@ -7,6 +7,7 @@ import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
+import { SplitSqliteDialect } from './sqlite-split-driver.js';
 import { withStatementCache } from './sqlite-statements.js';
 import {
   BACKSTOP_AUTOCHECKPOINT_PAGES,
@@ -50,6 +51,11 @@ export interface CreateDbOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: `statement_timeout` of every connection (default: none; migrations must not have one) */
   statementTimeoutMs?: number;
+  /**
+   * SQLite files: how long a write waits for the write lock another process holds (default 5000 ms),
+   * then fails with SQLITE_BUSY (a 503 in the services). The wait does not stop reads.
+   */
+  lockWaitMs?: number;
 }
 
 const warnIdleError = (err: Error) =>
@@ -88,31 +94,38 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     }));
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }
-  if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
-  const sqlite = new SQLite(config.file);
-  // WAL lets both services read while one writes; busy_timeout makes writers wait instead of failing.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  // reads of a large catalogue: a 64 MiB page cache and memory-mapped I/O instead of read() calls
-  sqlite.pragma('cache_size = -65536');
-  sqlite.pragma('mmap_size = 268435456');
-  const checkpointer =
-    options.checkpoints === 'background' && config.file !== ':memory:'
-      ? startWalCheckpointer(config.file)
-      : undefined;
+  if (config.file === ':memory:') return memoryDb();
+  mkdirSync(dirname(config.file), { recursive: true });
+  // two connections (sqlite-split-driver.ts): reads go on while a write waits for the other service
+  const reader = openSqlite(config.file, { busyTimeoutMs: DEFAULT_LOCK_WAIT_MS, cacheMiB: 64 });
+  // the writer waits for locks with timers (busy_timeout 0) and touches few pages beyond the indexes
+  const writer = openSqlite(config.file, { busyTimeoutMs: 0, cacheMiB: 16 });
+  const checkpointer = options.checkpoints === 'background' ? startWalCheckpointer(config.file) : undefined;
   if (checkpointer) {
-    sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
+    for (const c of [reader, writer]) c.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
     // the service goes on (the backstop still checkpoints), but a full disk or an I/O error must be seen
     checkpointer.onEvent((e) => {
       if (e.type === 'error') console.error(`readlib: background WAL checkpoint failed: ${e.message}`);
     });
   }
+  const gauges = { waiting: 0 };
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SplitSqliteDialect({
+      gauges,
+      reader: withStatementCache(reader),
+      writer: withStatementCache(writer),
+      lockWaitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+      close: () => {
+        reader.close();
+        writer.close();
+      },
+    }),
   });
-  trackPool(db, () => ({ dialect: 'sqlite', total: sqlite.open ? 1 : 0 }));
+  trackPool(db, () => ({
+    dialect: 'sqlite',
+    total: (reader.open ? 1 : 0) + (writer.open ? 1 : 0),
+    waiting: gauges.waiting,
+  }));
   return {
     db,
     dialect: 'sqlite',
@@ -122,4 +135,30 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       await db.destroy();
     },
   };
+}
+
+/** How long a SQLite write waits for another process's write lock by default (then 503). */
+export const DEFAULT_LOCK_WAIT_MS = 5000;
+
+function openSqlite(file: string, o: { busyTimeoutMs: number; cacheMiB: number }): SQLite.Database {
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma(`busy_timeout = ${o.busyTimeoutMs}`);
+  // reads of a large catalogue: a large page cache and memory-mapped I/O instead of read() calls
+  sqlite.pragma(`cache_size = -${o.cacheMiB * 1024}`);
+  sqlite.pragma('mmap_size = 268435456');
+  return sqlite;
+}
+
+/** An in-memory database is private to its connection: one connection, shared by reads and writes. */
+function memoryDb(): DbHandle {
+  const sqlite = new SQLite(':memory:');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) as never }),
+  });
+  trackPool(db, () => ({ dialect: 'sqlite', total: sqlite.open ? 1 : 0 }));
+  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
 }

@@ -2,11 +2,11 @@ import type { DialectName } from './dialect.js';
 
 export interface PoolStats {
   dialect: DialectName;
-  /** open connections (SQLite: 1 while the file is open) */
+  /** open connections (SQLite: 2 while a file is open, a reader and a writer; 1 for `:memory:`) */
   total: number;
   /** idle connections in the pool (PostgreSQL only) */
   idle?: number;
-  /** queries waiting for a connection (PostgreSQL only) */
+  /** queries waiting for a connection (SQLite: for the writer, behind this process's writes or the lock) */
   waiting?: number;
 }
 

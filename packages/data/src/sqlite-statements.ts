@@ -1,5 +1,10 @@
 import type SQLite from 'better-sqlite3';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/** A connection's statements, prepared once per SQL text; usable as Kysely's `SqliteDatabase`. */
+export interface StatementSource {
+  prepare(sql: string): SQLite.Statement;
+  close(): void;
+}
 
 /**
  * Kysely's SQLite driver prepares every query anew; profiling the reader API showed preparing cost about
@@ -7,24 +12,24 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
  * bound parameters), so a small cache keyed by the text reuses nearly every statement. A statement that
  * is still being iterated is never handed out twice.
  */
-export function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase {
+export function withStatementCache(sqlite: SQLite.Database, max = 500): StatementSource {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
-    prepare(sql: string): SqliteStatement {
+    prepare(sql: string): SQLite.Statement {
       const hit = cache.get(sql);
       if (hit && !hit.busy) {
         // refresh its place so the least recently used text is the one evicted
         cache.delete(sql);
         cache.set(sql, hit);
-        return hit as unknown as SqliteStatement;
+        return hit;
       }
       const stmt = sqlite.prepare(sql);
       if (!hit) {
         if (cache.size >= max) cache.delete(cache.keys().next().value!);
         cache.set(sql, stmt);
       }
-      return stmt as unknown as SqliteStatement;
+      return stmt;
     },
   };
 }

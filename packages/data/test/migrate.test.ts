@@ -7,12 +7,11 @@ import {
   type DbHandle,
   MigrationError,
   migrateToLatest,
-  migrator,
   schemaState,
   searchFacet,
   upsertUser,
 } from '../src/index.js';
-import { sampleBook, testDialects } from '../src/testing/index.js';
+import { sampleBook, testDialects, testMigrator } from '../src/testing/index.js';
 
 const dialects = await testDialects();
 
@@ -44,7 +43,7 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
   });
 
   it('fills the facet values from the books already there (2026-11-22T1600-book-values)', async () => {
-    const m = migrator(h.db, schema());
+    const m = testMigrator(h.db, schema());
     const down = await m.migrateTo('2026-11-22T1400-read-paths');
     expect(down.error).toBeUndefined();
     expect(down.results?.map((r) => r.migrationName)).toContain('2026-11-22T1600-book-values');
@@ -64,7 +63,7 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
   });
 
   it('counts the readers already recorded into book_stats (2026-11-22T2200-reader-counts)', async () => {
-    const m = migrator(h.db, schema());
+    const m = testMigrator(h.db, schema());
     expect((await m.migrateTo('2026-11-22T2000-title-index')).error).toBeUndefined();
     const now = Date.now();
     const books = await h.db
@@ -93,7 +92,7 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
   });
 
   it('counts the books already in each category (2026-11-22T2350-category-book-counts)', async () => {
-    const m = migrator(h.db, schema());
+    const m = testMigrator(h.db, schema());
     expect((await m.migrateTo('2026-11-22T2340-shelf-covering-index')).error).toBeUndefined();
     const now = Date.now();
     await h.db
@@ -114,7 +113,7 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
   });
 
   it('every migration goes down and up again', async () => {
-    const m = migrator(h.db, schema());
+    const m = testMigrator(h.db, schema());
     const down = await m.migrateTo(NO_MIGRATIONS);
     expect(down.error).toBeUndefined();
     expect((await schemaState(h.db, schema())).state).toBe('empty');

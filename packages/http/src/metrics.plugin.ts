@@ -74,7 +74,7 @@ export function registerMetrics(app: FastifyInstance, opts: MetricsOptions): voi
   if (poolStats) {
     new Gauge({
       name: 'readlib_db_pool_connections',
-      help: 'Database connections by state (total, idle, waiting); SQLite reports total only',
+      help: 'Database connections by state (total, idle, waiting); SQLite reports total and waiting (for the writer)',
       labelNames: ['dialect', 'state'] as const,
       registers: [registry],
       collect() {

@@ -24,7 +24,7 @@ describe('the SQLite file locked by another process', () => {
     for (const c of cleanups) await c();
   });
 
-  it('a lock shorter than busy_timeout: writes wait and succeed; a longer one: 503 with retry-after, never corruption', async () => {
+  it('a lock shorter than the lock wait: writes wait and succeed; a longer one: 503 with retry-after; reads served throughout; never corruption', async () => {
     const ws = await workspace();
     cleanups.push(ws.remove);
     const h = createDb({ dialect: 'sqlite', file: ws.dbFile });
@@ -52,25 +52,35 @@ describe('the SQLite file locked by another process', () => {
       };
     };
     const read = async () => {
+      const t = Date.now();
       const r = await fetch(`${svc.url}/book/detail?fileName=${book.file_name}`);
-      return { status: r.status, body: await r.text() };
+      return { status: r.status, body: await r.text(), ms: Date.now() - t };
     };
 
     // 1.5 s: shorter than busy_timeout (5 s)
     const short = holdExclusive(ws.dbFile, 1500);
     await sleep(100);
-    const shortWrites = await Promise.all([write(), write(), write()]);
+    const pendingShort = Promise.all([write(), write(), write()]);
+    await sleep(100);
+    // the writes wait for the lock on their own connection, with timers: reads are served meanwhile
     const shortRead = await read();
+    const shortWrites = await pendingShort;
     await short;
     for (const w of shortWrites) expect(w.status, w.body).toBe(200);
     expect(shortRead.status).toBe(200);
+    expect(shortRead.ms).toBeLessThan(500);
     expect(Math.max(...shortWrites.map((w) => w.ms))).toBeGreaterThanOrEqual(1000);
 
     // 7 s: longer than busy_timeout
     const long = holdExclusive(ws.dbFile, 7000);
     await sleep(100);
-    const longWrites = await Promise.all([write(), write()]);
+    const pendingLong = Promise.all([write(), write()]);
+    await sleep(1000);
+    const longRead = await read();
+    const longWrites = await pendingLong;
     await long;
+    expect(longRead.status).toBe(200);
+    expect(longRead.ms).toBeLessThan(500);
     // past busy_timeout: 503 with retry-after (README "Errors"), never a 500
     for (const w of longWrites) {
       expect([200, 503], w.body).toContain(w.status);
@@ -93,8 +103,16 @@ describe('the SQLite file locked by another process', () => {
     check.close();
     expect(present).toEqual(acked);
     const figures = {
-      shortLock: { ms: 1500, writes: shortWrites.map((w) => ({ status: w.status, ms: w.ms })) },
-      longLock: { ms: 7000, writes: longWrites.map((w) => ({ status: w.status, ms: w.ms, body: w.body })) },
+      shortLock: {
+        ms: 1500,
+        writes: shortWrites.map((w) => ({ status: w.status, ms: w.ms })),
+        readMs: shortRead.ms,
+      },
+      longLock: {
+        ms: 7000,
+        writes: longWrites.map((w) => ({ status: w.status, ms: w.ms, body: w.body })),
+        readMs: longRead.ms,
+      },
       acknowledged: acked.length,
       lost: acked.length - present.length,
     };

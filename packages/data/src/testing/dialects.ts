@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { MigrationResultSet, Migrator } from 'kysely';
 import pg from 'pg';
 import { createDb, type DbConfig, type DbHandle } from '../create-db.js';
 import type { DialectName } from '../dialect.js';
-import { migrateToLatest } from '../migrate.js';
+import { migrateToLatest, migrator } from '../migrate.js';
 
 export interface TestDialect {
   name: DialectName;
@@ -71,17 +72,36 @@ async function ensureTrigramInPublic(admin: pg.Client): Promise<void> {
  * file dropping its own schema at that moment makes it fail with "schema t_... does not exist". Only
  * that error is retried: the migrations run in transactions, so a retry starts clean.
  */
-async function migrateRacingDrops(db: DbHandle['db'], schema: string): Promise<void> {
+async function retryingRacedDrops<T>(run: () => Promise<T>, errorOf: (r: T) => unknown): Promise<T> {
+  const raced = (err: unknown) => /schema "t_[0-9a-f]+" does not exist/.test(String((err as Error)?.message));
   for (let attempt = 0; ; attempt++) {
+    const last = attempt >= 4;
     try {
-      await migrateToLatest(db, schema);
-      return;
+      const result = await run();
+      if (last || !raced(errorOf(result))) return result;
     } catch (err) {
-      const raced = /schema "t_[0-9a-f]+" does not exist/.test((err as Error).message);
-      if (!raced || attempt >= 4) throw err;
-      await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+      if (last || !raced(err)) throw err;
     }
+    await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
   }
+}
+
+async function migrateRacingDrops(db: DbHandle['db'], schema: string): Promise<void> {
+  await retryingRacedDrops(
+    () => migrateToLatest(db, schema),
+    () => undefined,
+  );
+}
+
+/** A test's own migrator (down and up again), with the same retry as the fresh schemas' migration. */
+export function testMigrator(db: DbHandle['db'], schema?: string) {
+  const m = migrator(db, schema);
+  const settled = (r: MigrationResultSet) => r.error;
+  return {
+    migrateTo: (target: Parameters<Migrator['migrateTo']>[0]) =>
+      retryingRacedDrops(() => m.migrateTo(target), settled),
+    migrateToLatest: () => retryingRacedDrops(() => m.migrateToLatest(), settled),
+  };
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {

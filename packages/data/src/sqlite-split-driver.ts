@@ -1,0 +1,198 @@
+import type SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  SelectQueryNode,
+  SqliteDialect,
+} from 'kysely';
+import { Mutex } from './mutex.js';
+import type { StatementSource } from './sqlite-statements.js';
+
+export interface SplitSqliteConfig {
+  /** serves every statement that cannot change the database, outside transactions */
+  reader: StatementSource;
+  /** serves transactions and every other statement; opened with `busy_timeout = 0` */
+  writer: StatementSource;
+  /** how long a write waits for another process's write lock before SQLITE_BUSY is thrown */
+  lockWaitMs: number;
+  close(): void;
+  /** kept up to date by the driver: statements waiting for the writer, this process's or the lock */
+  gauges: { waiting: number };
+}
+
+/**
+ * Two connections to one SQLite file (WAL): reads on one, writes on the other. With a single
+ * connection every read waits while a transaction is open, and a write that waits for another
+ * process's lock does so inside SQLite's busy handler, which sleeps the thread: the whole service,
+ * reads included, stopped for up to busy_timeout. Here the writer fails fast on a held lock and the
+ * wait is a series of timers, so reads keep being served from the last committed state.
+ */
+export class SplitSqliteDialect extends SqliteDialect {
+  readonly #config: SplitSqliteConfig;
+
+  constructor(config: SplitSqliteConfig) {
+    super({ database: config.reader as never });
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new SplitSqliteDriver(this.#config);
+  }
+}
+
+class SplitSqliteDriver implements Driver {
+  readonly writerMutex = new Mutex();
+
+  constructor(readonly config: SplitSqliteConfig) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new RoutedConnection(this);
+  }
+
+  // `immediate`: the write lock is taken up front, so a transaction never has to upgrade a stale
+  // snapshot (SQLITE_BUSY_SNAPSHOT, which no wait can cure) after the other service committed
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as RoutedConnection).begin();
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteName(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoteName(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoteName(name)}`));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as RoutedConnection).release();
+  }
+
+  async destroy(): Promise<void> {
+    this.config.close();
+  }
+}
+
+/**
+ * What Kysely holds between acquire and release. It takes the writer (and its mutex, which keeps
+ * this process's transactions apart) only when it begins a transaction or meets a statement that may
+ * write; until then its statements run on the reader, which needs no mutex: better-sqlite3 runs each
+ * statement to completion synchronously.
+ */
+class RoutedConnection implements DatabaseConnection {
+  #onWriter = false;
+  /** when this connection asked for the writer: the lock wait counts from here, queueing included */
+  #askedAt = 0;
+
+  constructor(private readonly driver: SplitSqliteDriver) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#onWriter) return run(this.driver.config.writer, query);
+    const reader = this.driver.config.reader;
+    if (SelectQueryNode.is(query.query)) return run(reader, query);
+    if (query.query.kind === 'RawNode' && isPlainRead(reader, query.sql)) return run(reader, query);
+    await this.takeWriter();
+    return this.waitingForLock(() => run(this.driver.config.writer, query));
+  }
+
+  // rows are yielded across turns of the event loop: on the reader a later statement would share the
+  // open read snapshot, so a stream has the writer to itself, as every query had before the split
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query.query)) throw new Error('only select queries can be streamed');
+    await this.takeWriter();
+    for (const row of this.driver.config.writer.prepare(query.sql).iterate(query.parameters as unknown[]))
+      yield { rows: [row as R] };
+  }
+
+  async begin(): Promise<void> {
+    await this.takeWriter();
+    await this.waitingForLock(() => this.driver.config.writer.prepare('begin immediate').run());
+  }
+
+  release(): void {
+    if (!this.#onWriter) return;
+    this.#onWriter = false;
+    this.driver.writerMutex.unlock();
+  }
+
+  private async takeWriter(): Promise<void> {
+    if (this.#onWriter) return;
+    this.#askedAt = Date.now();
+    const gauges = this.driver.config.gauges;
+    gauges.waiting++;
+    try {
+      await this.driver.writerMutex.lock();
+    } finally {
+      gauges.waiting--;
+    }
+    this.#onWriter = true;
+  }
+
+  /**
+   * Runs `attempt` until it does not meet another process's lock, or lockWaitMs has passed since the
+   * writer was asked for: writes queued behind one that waits fail with it, not lockWaitMs each later.
+   */
+  private async waitingForLock<T>(attempt: () => T): Promise<T> {
+    const deadline = this.#askedAt + this.driver.config.lockWaitMs;
+    const gauges = this.driver.config.gauges;
+    for (let i = 0; ; i++) {
+      try {
+        return attempt();
+      } catch (err) {
+        const left = deadline - Date.now();
+        if (!isLockHeld(err) || left <= 0) throw err;
+        gauges.waiting++;
+        await sleep(Math.min(BACKOFF_MS[Math.min(i, BACKOFF_MS.length - 1)]!, left));
+        gauges.waiting--;
+      }
+    }
+  }
+}
+
+// SQLite's own busy handler sleeps 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 ms, then 100 ms each time
+const BACKOFF_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+
+/** A statement that failed because another connection holds the write lock; it did nothing. */
+function isLockHeld(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_RECOVERY';
+}
+
+/**
+ * Raw SQL may say anything; it runs on the reader only when SQLite itself calls it read-only and it is
+ * a query, not a transaction-control or pragma statement (read-only too, but bound to a connection).
+ */
+function isPlainRead(reader: StatementSource, sqlText: string): boolean {
+  return /^\s*(select|with|values)\b/i.test(sqlText) && reader.prepare(sqlText).readonly;
+}
+
+function run<R>(source: StatementSource, query: CompiledQuery): QueryResult<R> {
+  const stmt = source.prepare(query.sql);
+  const params = query.parameters as unknown[];
+  if (stmt.reader) return { rows: stmt.all(params) as R[] };
+  const { changes, lastInsertRowid } = stmt.run(params);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+function quoteName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export type { SQLite };
