@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle, isDatabaseUnavailable, migrateToLatest, poolStats } from '../src/index.js';
+import {
+  createDb,
+  type DbHandle,
+  isDatabaseUnavailable,
+  migrateToLatest,
+  poolStats,
+  WriteBatcher,
+} from '../src/index.js';
 
 // Another service process holding the write lock, played by a thread with its own connection: it
 // takes the lock, writes, and commits after `ms` by its own clock, whatever this thread is doing.
@@ -78,7 +85,7 @@ const usersNamed = async (db: DbHandle['db'], openId: string) =>
 describe('SQLite: reads go on while a write waits for another process', () => {
   it('a transaction and a single statement wait for the lock; reads and timers are served meanwhile', async () => {
     const { db, file } = await fresh();
-    const { released } = await holdWriteLock(file, 600);
+    const { released } = await holdWriteLock(file, 1500);
     const inTrx = db.transaction().execute((trx) => trx.insertInto('users').values(user('a')).execute());
     const alone = db.insertInto('users').values(user('b')).execute();
     const t = performance.now();
@@ -90,11 +97,12 @@ describe('SQLite: reads go on while a write waits for another process', () => {
       expect(await usersNamed(db, 'a')).toBe(0); // not committed yet
       reads.push(performance.now() - r);
     }
-    expect(performance.now() - t).toBeLessThan(500); // the lock is still held
+    expect(performance.now() - t).toBeLessThan(1000); // the lock is still held
     // the metrics gauge: one write waits for the lock, the other for this process's writer
     expect(poolStats(db)).toEqual({ dialect: 'sqlite', total: 2, waiting: 2 });
-    expect(Math.max(...lags)).toBeLessThan(50);
-    expect(Math.max(...reads)).toBeLessThan(20);
+    // generous bounds for a loaded CI machine: a stopped loop would be late by the whole 1.5 s hold
+    expect(Math.max(...lags)).toBeLessThan(250);
+    expect(Math.max(...reads)).toBeLessThan(250);
     await Promise.all([inTrx, alone, released]);
     expect(await usersNamed(db, 'a')).toBe(1);
     expect(await usersNamed(db, 'b')).toBe(1);
@@ -112,7 +120,7 @@ describe('SQLite: reads go on while a write waits for another process', () => {
         () => undefined,
         (err: unknown) => ({ err, ms: performance.now() - t }),
       );
-    expect(await timerLag()).toBeLessThan(50);
+    expect(await timerLag()).toBeLessThan(150);
     const outcome = await failed;
     expect(outcome).toBeDefined();
     expect((outcome!.err as { code: string }).code).toBe('SQLITE_BUSY');
@@ -151,6 +159,20 @@ describe('SQLite: reads go on while a write waits for another process', () => {
       expect(e.ms).toBeLessThan(700);
     }
     await released;
+  });
+
+  it('the group commit: a batch that cannot get the lock fails whole; the writer is free afterwards', async () => {
+    const { db, file } = await fresh(200);
+    const batcher = new WriteBatcher(db);
+    const { released } = await holdWriteLock(file, 600);
+    const outcomes = await Promise.allSettled(
+      ['g1', 'g2'].map((o) => batcher.run((trx) => trx.insertInto('users').values(user(o)).execute())),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(isDatabaseUnavailable((outcomes[0] as PromiseRejectedResult).reason)).toBe(true);
+    await released;
+    await batcher.run((trx) => trx.insertInto('users').values(user('g3')).execute());
+    expect([await usersNamed(db, 'g1'), await usersNamed(db, 'g3')]).toEqual([0, 1]);
   });
 });
 

@@ -1,3 +1,4 @@
+export { BookCategories } from './book-categories.js';
 export * from './book.service.js';
 export { CatalogMemo } from './catalog-memo.js';
 export * from './home.service.js';
