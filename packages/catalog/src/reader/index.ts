@@ -1,5 +1,5 @@
-export { BookCategories } from './book-categories.js';
 export * from './book.service.js';
+export { BookCategories } from './book-categories.js';
 export { CatalogMemo } from './catalog-memo.js';
 export * from './home.service.js';
 export { type PopularSet, PopularValuesMemo } from './popular-values.js';

