@@ -77,9 +77,14 @@ async function bumpCounter(trx: Kysely<Database>, name: string): Promise<number>
   return Number(value);
 }
 
-// read by nearly every reader request: built once (compiledOnce)
+// read by nearly every reader request: built once (compiledOnce). One scalar subquery per counter: on
+// SQLite `name in (?, ?, ?)` (or the same with `or`) cost 16-20 µs a call, these 6 µs.
 const readCatalogState = compiledOnce((db) =>
-  db.selectFrom('counters').select(['name', 'value']).where('name', 'in', [NAME, 'books', FACETS]),
+  db.selectNoFrom((eb) => [
+    eb.selectFrom('counters').select('value').where('name', '=', NAME).as('version'),
+    eb.selectFrom('counters').select('value').where('name', '=', 'books').as('books'),
+    eb.selectFrom('counters').select('value').where('name', '=', FACETS).as('facetVersion'),
+  ]),
 );
 
 /**
@@ -90,7 +95,10 @@ const readCatalogState = compiledOnce((db) =>
 export async function catalogState(
   db: Kysely<Database>,
 ): Promise<{ version: number; books: number; facetVersion: number }> {
-  const rows = await readCatalogState(db);
-  const value = (name: string) => Number(rows.find((r) => r.name === name)?.value ?? 0);
-  return { version: value(NAME), books: value('books'), facetVersion: value(FACETS) };
+  const [row] = await readCatalogState(db);
+  return {
+    version: Number(row?.version ?? 0),
+    books: Number(row?.books ?? 0),
+    facetVersion: Number(row?.facetVersion ?? 0),
+  };
 }
