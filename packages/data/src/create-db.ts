@@ -97,9 +97,9 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
   if (config.file === ':memory:') return memoryDb();
   mkdirSync(dirname(config.file), { recursive: true });
   // two connections (sqlite-split-driver.ts): reads go on while a write waits for the other service
-  const reader = openSqlite(config.file, { busyTimeoutMs: DEFAULT_LOCK_WAIT_MS, cacheMiB: 64 });
-  // the writer waits for locks with timers (busy_timeout 0) and touches few pages beyond the indexes
-  const writer = openSqlite(config.file, { busyTimeoutMs: 0, cacheMiB: 16 });
+  // the writer serves most reads too, hence the larger cache; it waits for locks with timers
+  const writer = openSqlite(config.file, { busyTimeoutMs: 0, cacheMiB: 64 });
+  const reader = openSqlite(config.file, { busyTimeoutMs: DEFAULT_LOCK_WAIT_MS, cacheMiB: 16 });
   const checkpointer = options.checkpoints === 'background' ? startWalCheckpointer(config.file) : undefined;
   if (checkpointer) {
     for (const c of [reader, writer]) c.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);

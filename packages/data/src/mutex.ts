@@ -3,6 +3,10 @@ export class Mutex {
   #held: Promise<void> | undefined;
   #release: (() => void) | undefined;
 
+  get locked(): boolean {
+    return this.#held !== undefined;
+  }
+
   async lock(): Promise<void> {
     while (this.#held) await this.#held;
     this.#held = new Promise<void>((resolve) => {
