@@ -96,8 +96,8 @@ class SplitSqliteDriver implements Driver {
 /**
  * What Kysely holds between acquire and release. It takes the writer (and its mutex, which keeps
  * this process's transactions apart) only when it begins a transaction or meets a statement that may
- * write; until then its statements run on the reader, which needs no mutex: better-sqlite3 runs each
- * statement to completion synchronously.
+ * write. Until then each read runs on whichever connection is free, without taking anything:
+ * better-sqlite3 runs a statement to completion synchronously.
  */
 class RoutedConnection implements DatabaseConnection {
   #onWriter = false;
