@@ -16,7 +16,7 @@ import {
   rebuildCategoryCounts,
   updateBook,
 } from '../src/index.js';
-import { sampleBook, testDialects } from '../src/testing/index.js';
+import { sampleBook, sampleUser, testDialects } from '../src/testing/index.js';
 
 const dialects = await testDialects();
 
@@ -119,19 +119,7 @@ describe.each(dialects)('books repository on $name', (dialect) => {
     ]);
     const { id: userId } = await h.db
       .insertInto('users')
-      .values({
-        open_id: 'u1',
-        platform: 'wx',
-        avatar_url: '',
-        nick_name: '',
-        gender: 0,
-        country: '',
-        province: '',
-        city: '',
-        language: '',
-        created_at: 1,
-        updated_at: 1,
-      })
+      .values(sampleUser('u1'))
       .returning('id')
       .executeTakeFirstOrThrow();
     await h.db

@@ -13,6 +13,7 @@ import {
   poolStats,
   WriteBatcher,
 } from '../src/index.js';
+import { sampleUser } from '../src/testing/index.js';
 
 // Another service process holding the write lock, played by a thread with its own connection: it
 // takes the lock, writes, and commits after `ms` by its own clock, whatever this thread is doing.
@@ -64,19 +65,7 @@ async function fresh(lockWaitMs?: number) {
   return { db: h.db, file };
 }
 
-const user = (openId: string) => ({
-  open_id: openId,
-  platform: 'wx',
-  avatar_url: '',
-  nick_name: '',
-  gender: 0,
-  country: '',
-  province: '',
-  city: '',
-  language: '',
-  created_at: 1,
-  updated_at: 1,
-});
+const user = sampleUser;
 const usersNamed = async (db: DbHandle['db'], openId: string) =>
   (await db.selectFrom('users').select('id').where('open_id', '=', openId).execute()).length;
 

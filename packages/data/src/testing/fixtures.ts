@@ -1,4 +1,5 @@
-import type { NewBook } from '../database.js';
+import type { Insertable } from 'kysely';
+import type { NewBook, UsersTable } from '../database.js';
 
 let seq = 0;
 
@@ -24,5 +25,22 @@ export function sampleBook(overrides: Partial<NewBook> = {}): NewBook {
     cache: 0,
     have_read: 0,
     ...overrides,
+  };
+}
+
+/** A users row as written straight into the table (the repositories' upsertUser fills the same fields). */
+export function sampleUser(openId: string): Insertable<UsersTable> {
+  return {
+    open_id: openId,
+    platform: 'wx',
+    avatar_url: '',
+    nick_name: '',
+    gender: 0,
+    country: '',
+    province: '',
+    city: '',
+    language: '',
+    created_at: 1,
+    updated_at: 1,
   };
 }

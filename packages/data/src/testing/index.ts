@@ -1,3 +1,3 @@
 export { type TestDialect, testDialects, testMigrator } from './dialects.js';
-export { sampleBook } from './fixtures.js';
+export { sampleBook, sampleUser } from './fixtures.js';
 export { refusingPostgresUrl, silentPostgres } from './unreachable.js';
