@@ -96,8 +96,8 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
   }
   if (config.file === ':memory:') return memoryDb();
   mkdirSync(dirname(config.file), { recursive: true });
-  // two connections (sqlite-split-driver.ts): reads go on while a write waits for the other service
-  // the writer serves most reads too, hence the larger cache; it waits for locks with timers
+  // two connections (sqlite-split-driver.ts) so reads go on while a write waits for the other service;
+  // the writer serves most reads too, hence the larger cache, and waits for locks with timers
   const writer = openSqlite(config.file, { busyTimeoutMs: 0, cacheMiB: 64 });
   const reader = openSqlite(config.file, { busyTimeoutMs: DEFAULT_LOCK_WAIT_MS, cacheMiB: 16 });
   const checkpointer = options.checkpoints === 'background' ? startWalCheckpointer(config.file) : undefined;
