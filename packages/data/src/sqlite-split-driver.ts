@@ -193,6 +193,7 @@ function isLockHeld(err: unknown): boolean {
 /**
  * Raw SQL may say anything; it runs on the reader only when SQLite itself calls it read-only and it is
  * a query, not a transaction-control or pragma statement (read-only too, but bound to a connection).
+ * Checked on the reader: it is never busy with a stream, so it can always prepare.
  */
 function isPlainRead(reader: StatementSource, sqlText: string): boolean {
   return /^\s*(select|with|values)\b/i.test(sqlText) && reader.prepare(sqlText).readonly;

@@ -9,9 +9,9 @@ const NONE = -1;
  * `books` (350 µs per call under load at 100k books, 572 µs at 1M; the join alone 87 µs against 31 µs
  * in isolation). Loaded in pages of the (category_id, id) index, yielding between them, on first use
  * (about 1 s at 1M books, and some 210 MiB less resident than reading the wide book rows); until
- * loaded, `ready` is false and callers use the SQL join. Kept in step by the catalogue memo from the change log's rows; changes
- * arriving while a load runs are applied after its last page. `clear()` (the memo forgot everything)
- * discards it all, a running load included.
+ * loaded, `ready` is false and callers use the SQL join. Kept in step by the catalogue memo from the
+ * change log's rows; changes arriving while a load runs are applied after its last page. `clear()`
+ * (the memo forgot everything) discards it all, a running load included.
  */
 export class BookCategories {
   private table = { categories: new Int32Array(0) };
@@ -25,8 +25,8 @@ export class BookCategories {
 
   /**
    * Each page holds the event loop while its rows are read and decoded: at 1M books 10,000 rows hold
-   * it 9-10 ms (16-18 at most), 50,000 rows 42-57 ms (up to 130); either way the whole load takes about
-   * 1 s (`bench:categories`).
+   * it 9-10 ms (16-22 at most), 50,000 rows 42-57 ms (up to 130); either way the whole load takes
+   * 1.0-1.2 s (`bench:categories`).
    */
   constructor(private readonly pageSize = 10_000) {}
 
