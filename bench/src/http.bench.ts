@@ -105,9 +105,11 @@ try {
         seed: seed + 500,
         headers: ep.headers,
       });
+    if (ep.server !== 'bare') await eventLoopLag(server.url); // reads reset the histogram
     const cpuBefore = server.cpuMs();
     const res = await loadGet(server.url, ep.path, { connections, seconds, seed, headers: ep.headers });
     const cpuUsed = server.cpuMs() - cpuBefore;
+    const lag = ep.server === 'bare' ? undefined : await eventLoopLag(server.url);
     const edits = await churn?.stop();
     const rps = res.requests.average;
     if (ep.name === 'bare') bare = rps;
@@ -119,6 +121,8 @@ try {
       'p99 ms': res.latency.p99,
       // the server's own CPU per answered request: steadier than req/s on a shared machine
       'server CPU µs/req': res.requests.total ? Math.round((cpuUsed * 1000) / res.requests.total) : 0,
+      // the longest the server's event loop was held during the run: every request waits that long
+      'loop max ms': lag?.max ?? 0,
       errors: res.errors + res.timeouts,
       non2xx: res.non2xx,
       'server RSS MiB': Math.round(server.rssMiB()),
@@ -142,4 +146,11 @@ try {
   });
 } finally {
   await Promise.all(Object.values(servers).map((s) => s.stop()));
+}
+
+/** The server's event-loop delay since the last read (prom-client resets its histogram on each read). */
+async function eventLoopLag(url: string): Promise<{ max: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const max = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1];
+  return { max: max === undefined ? 0 : Math.round(Number(max) * 1000) };
 }

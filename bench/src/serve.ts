@@ -49,6 +49,11 @@ if (values.kind === 'bare') {
   const handle = createDb(config.database, {
     checkpoints: process.env.BENCH_CHECKPOINTS === 'inline' ? 'inline' : 'background',
   });
+  // BENCH_CHECKPOINT_LOG=1: every restart of the log (and any failure) on stderr, with this process's pid
+  if (process.env.BENCH_CHECKPOINT_LOG)
+    handle.checkpointer?.onEvent((e) => {
+      if (e.type === 'restart' || e.type === 'error') console.error(`[${process.pid}]`, JSON.stringify(e));
+    });
   if (values.kind === 'reader') {
     const app = await buildApp(config, { db: handle.db, logger: false });
     url = await app.listen({ host: '127.0.0.1', port: 0 });

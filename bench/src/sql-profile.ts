@@ -79,6 +79,22 @@ const handle = createDb(config.database, {
   checkpoints: values.checkpoints === 'inline' ? 'inline' : 'background',
 });
 const app = await buildApp(config, { db: handle.db, logger: false });
+// the background checkpointer's passes: a log that only grows means the service's commits checkpoint
+const passes = {
+  checkpoint: 0,
+  restart: 0,
+  longestLog: 0,
+  passiveMs: [] as number[],
+  restartMs: [] as number[],
+  attempts: [] as string[],
+};
+handle.checkpointer?.onEvent((e) => {
+  if (e.type !== 'checkpoint' && e.type !== 'restart') return;
+  passes[e.type]++;
+  passes.longestLog = Math.max(passes.longestLog, e.log ?? 0);
+  passes[e.type === 'restart' ? 'restartMs' : 'passiveMs'].push(e.ms ?? 0);
+  if (e.type === 'restart') passes.attempts.push(`${e.attempts}${e.busy ? ' busy' : ''}`);
+});
 const editor = createDb(config.database);
 const editEvery = Number(values['edit-every']);
 let edits = 0;
@@ -134,3 +150,6 @@ if (commits.length > 0) {
     `commits: ${commits.length}, p50 ${q(0.5)} ms, p90 ${q(0.9)} ms, max ${q(1)} ms, ${sum.toFixed(0)} ms in all`,
   );
 }
+console.log(
+  `checkpointer: ${passes.checkpoint} passive passes (max ${Math.max(0, ...passes.passiveMs).toFixed(1)} ms), ${passes.restart} log restarts (${passes.restartMs.map((m) => m.toFixed(1)).join(', ')} ms; attempts ${passes.attempts.join(', ')}), longest log ${passes.longestLog} frames`,
+);

@@ -29,12 +29,28 @@ export function startServer(
   const prof = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const args = [...prof, '--import', 'tsx', SERVE, '--kind', kind, ...(db ? ['--db', db] : []), ...extra];
+  // BENCH_NODE_ARGS: more flags for the server processes (e.g. --trace-gc), space-separated
+  const more = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const args = [
+    ...prof,
+    ...more,
+    '--import',
+    'tsx',
+    SERVE,
+    '--kind',
+    kind,
+    ...(db ? ['--db', db] : []),
+    ...extra,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
-    lines.once('line', (line) => {
+    let started = false;
+    lines.on('line', (line) => {
+      // anything else the process prints (--trace-gc, say) goes to this one's stderr
+      if (started || !line.startsWith('{"url"')) return void process.stderr.write(`${line}\n`);
+      started = true;
       const { url, pid } = JSON.parse(line) as { url: string; pid: number };
       resolve({
         url,

@@ -22,10 +22,41 @@ function checkpoint() {
   if (stopped) return;
   try {
     // PASSIVE never waits for readers or writers: it copies what no open transaction still needs
+    const started = performance.now();
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (r.log > 0) parentPort.postMessage({ type: 'checkpoint', log: r.log, checkpointed: r.checkpointed });
+    const ms = performance.now() - started;
+    if (r.log > 0) parentPort.postMessage({ type: 'checkpoint', log: r.log, checkpointed: r.checkpointed, ms });
+    if (r.log >= workerData.restartPages) restart();
   } catch (err) {
     parentPort.postMessage({ type: 'error', message: String(err && err.message || err) });
+  }
+}
+// RESTART takes the write lock (writers of the services wait for it with timers, reads go on) to copy
+// the few frames committed since the passive passes, so the next commit starts the log from its
+// beginning. Without it, under steady writes the log is never wholly copied when a write begins, grows
+// to the service's backstop, and that commit checkpoints on the service's thread.
+const pause = new Int32Array(new SharedArrayBuffer(4));
+function restart() {
+  // passes without the lock first: each copies what was committed during the one before, so the
+  // restart itself, which holds the write lock, copies and syncs only the last few milliseconds
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    db.pragma('wal_checkpoint(PASSIVE)');
+    if (performance.now() - started < 10) break;
+  }
+  // attempts without a busy handler, 1 ms apart and then further (each takes the write lock for a
+  // moment): SQLite's handler would sleep, up to 100 ms a time, while holding the write lock waiting
+  // for readers to leave the log; an attempt that meets a reader lets go of the lock at once instead
+  const deadline = performance.now() + workerData.restartWaitMs;
+  for (let attempts = 1, wait = 1; ; attempts++, wait = Math.min(wait * 2, 16)) {
+    const started = performance.now();
+    const [r] = db.pragma('wal_checkpoint(RESTART)');
+    const ms = performance.now() - started;
+    if (r.busy === 0 || performance.now() >= deadline) {
+      parentPort.postMessage({ type: 'restart', log: r.log, checkpointed: r.checkpointed, busy: r.busy === 1, ms, attempts });
+      return;
+    }
+    Atomics.wait(pause, 0, 0, wait);
   }
 }
 const timer = setInterval(checkpoint, workerData.intervalMs);
@@ -41,10 +72,16 @@ parentPort.postMessage({ type: 'ready' });
 `;
 
 export interface CheckpointEvent {
-  type: 'ready' | 'checkpoint' | 'error' | 'stopped';
+  type: 'ready' | 'checkpoint' | 'restart' | 'error' | 'stopped';
   /** frames in the log when it ran, and how many of them are now in the database file */
   log?: number;
   checkpointed?: number;
+  /** restart: the write lock or a reader kept it from finishing; the next pass tries again */
+  busy?: boolean;
+  /** how long the pass took (a restart: its last attempt, which holds the write lock for most of it) */
+  ms?: number;
+  /** restart: attempts it took (each meets the lock or a reader and lets go, or restarts the log) */
+  attempts?: number;
   message?: string;
 }
 
@@ -58,9 +95,28 @@ export interface WalCheckpointer {
 /** Pages after which the service's own connection still checkpoints (~40 MiB of log at 4 KiB pages). */
 export const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
 
-export function startWalCheckpointer(file: string, intervalMs = 200): WalCheckpointer {
+/** Frames in the log past which the worker restarts it (~16 MiB at 4 KiB pages): below the backstop. */
+export const RESTART_PAGES = 4_000;
+
+export interface WalCheckpointerOptions {
+  /** between passive checkpoints (default 200 ms) */
+  intervalMs?: number;
+  /** log frames past which a checkpoint also restarts the log (default RESTART_PAGES) */
+  restartPages?: number;
+  /** longest the worker keeps trying to restart the log (default 1 s; then the next pass tries) */
+  restartWaitMs?: number;
+}
+
+export function startWalCheckpointer(file: string, opts: WalCheckpointerOptions = {}): WalCheckpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
+  const workerData = {
+    file,
+    driver,
+    intervalMs: opts.intervalMs ?? 200,
+    restartPages: opts.restartPages ?? RESTART_PAGES,
+    restartWaitMs: opts.restartWaitMs ?? 1_000,
+  };
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
   worker.unref();
   const listeners: Array<(e: CheckpointEvent) => void> = [];
   worker.on('message', (e: CheckpointEvent) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -26,6 +26,22 @@ async function writeRows(h: DbHandle, n: number, from = 0): Promise<void> {
       }
     });
   }
+}
+
+/**
+ * How many times the log was begun anew since the database was made: SQLite writes this count (the
+ * "checkpoint sequence number", big-endian at byte 12) into the log's header whenever a writer starts
+ * the log from its beginning, which it does only once a checkpoint has copied all of it.
+ */
+function logsBegunAnew(file: string): number {
+  const header = Buffer.alloc(16);
+  const fd = openSync(`${file}-wal`, 'r');
+  try {
+    readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return header.readUInt32BE(12);
 }
 
 const pragma = async (h: DbHandle, p: string) => (await sql.raw(`pragma ${p}`).execute(h.db)).rows[0];
@@ -67,8 +83,64 @@ describe('background WAL checkpoints (SQLite file)', () => {
     raw.close();
   });
 
+  it('restarts the log under steady writes, so it begins anew instead of growing to the backstop (passive passes let it only grow)', async () => {
+    // `restartedWrites`: once the worker has restarted the log, how many more transactions to commit
+    // before stopping. The run lasts 1.5 s at least and, on a loaded machine where the worker rarely
+    // finds the write lock free between this writer's transactions, until that many followed a restart
+    // (at most 20 s): the test asserts what restarts do, not how soon they succeed (bench:sql measures
+    // that).
+    const run = async (restartPages: number, restartedWrites = 0) => {
+      const file = tempFile();
+      const h = createDb({ dialect: 'sqlite', file });
+      await sql`create table t (id integer primary key, body text not null)`.execute(h.db);
+      // the service's connection never checkpoints here: only the worker can copy or restart the log
+      await sql`pragma wal_autocheckpoint = 0`.execute(h.db);
+      const cp = startWalCheckpointer(file, { intervalMs: 20, restartPages });
+      const events: CheckpointEvent[] = [];
+      cp.onEvent((e) => events.push(e));
+      // writes without a pause, as a busy reader service commits views: the log is never wholly
+      // copied at the moment a write begins, which a passive checkpoint alone would need
+      const started = Date.now();
+      let sinceRestart = -1;
+      cp.onEvent((e) => {
+        if (e.type === 'restart' && e.busy === false && sinceRestart < 0) sinceRestart = 0;
+      });
+      for (let n = 0; ; n++) {
+        const elapsed = Date.now() - started;
+        if (elapsed >= 1_500 && (restartedWrites === 0 || sinceRestart >= restartedWrites)) break;
+        if (elapsed >= 20_000) break;
+        await writeRows(h, 1, n * 10);
+        if (sinceRestart >= 0) sinceRestart++;
+        await new Promise((r) => setImmediate(r));
+      }
+      await cp.stop();
+      const logsBegun = logsBegunAnew(file);
+      const frames = events.filter((e) => e.type === 'checkpoint').map((e) => e.log!);
+      const restarts = events.filter((e) => e.type === 'restart');
+      const rows = (await sql<{ n: number }>`select count(*) as n from t`.execute(h.db)).rows[0]!.n;
+      await h.destroy();
+      const raw = new SQLite(file, { readonly: true });
+      expect(raw.prepare('select count(*) as n from t').get()).toEqual({ n: rows });
+      expect(raw.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+      raw.close();
+      expect(events.filter((e) => e.type === 'error')).toEqual([]);
+      return { frames, restarts, logsBegun };
+    };
+
+    const without = await run(Number.MAX_SAFE_INTEGER);
+    expect(without.restarts).toEqual([]);
+    expect(without.logsBegun).toBe(0);
+    // every passive checkpoint found a longer log than the one before
+    expect(without.frames.every((f, i) => i === 0 || f >= without.frames[i - 1]!)).toBe(true);
+
+    const withRestart = await run(300, 50);
+    expect(withRestart.restarts.some((e) => e.busy === false)).toBe(true);
+    // the writes that followed a restart began the log anew, which passive passes alone never did
+    expect(withRestart.logsBegun).toBeGreaterThan(0);
+  });
+
   it('reports a worker that cannot work (here: no such file) and still stops', async () => {
-    const cp = startWalCheckpointer(join(tempFile(), 'missing', 'db.sqlite'), 20);
+    const cp = startWalCheckpointer(join(tempFile(), 'missing', 'db.sqlite'), { intervalMs: 20 });
     const failed = await new Promise<CheckpointEvent>((resolve) => cp.onEvent(resolve));
     expect(failed.type).toBe('error');
     expect(failed.message).toMatch(/unable to open|directory does not exist|no such/i);
