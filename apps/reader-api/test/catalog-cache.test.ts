@@ -35,6 +35,27 @@ describe.each(dialects)('catalogue caches of the reader on $name', (dialect) => 
     expect(shown).not.toContain(books[1]!.title);
   });
 
+  it('a search is answered from the catalogue cache until the catalogue changes anywhere; every search is logged', async () => {
+    t = await harness(dialect);
+    const [book] = await seedBooks(t, 1);
+    const titles = async () =>
+      (
+        (await get(t, '/book/search', { keyword: 'Zanzibar' })).body.data.book as Array<{ title: string }>
+      ).map((b) => b.title);
+    await updateBook(t.h.db, book!.file_name, { title: 'Zanzibar Nights' });
+    expect(await titles()).toEqual(['Zanzibar Nights']);
+    // behind every cache's back (no catalogue version move): the indexes see it, the cached answer not
+    await t.h.db.updateTable('books').set({ title: 'Zanzibar Days' }).where('id', '=', book!.id).execute();
+    expect(await titles()).toEqual(['Zanzibar Nights']);
+    // a write as any process makes it, moving the catalogue version: the next search is fresh
+    await updateBook(t.h.db, book!.file_name, { title: 'Zanzibar Mornings' });
+    expect(await titles()).toEqual(['Zanzibar Mornings']);
+    await deleteBook(t.h.db, book!.file_name);
+    expect(await titles()).toEqual([]);
+    const logged = await t.h.db.selectFrom('search_log').select('keyword').execute();
+    expect(logged.filter((r) => r.keyword === 'Zanzibar')).toHaveLength(4);
+  });
+
   it('a change elsewhere makes the reader forget only the books the change log names', async () => {
     t = await harness(dialect);
     // b last: deleting it moves no other book into its position (a moved book is forgotten as well)

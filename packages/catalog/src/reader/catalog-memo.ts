@@ -35,6 +35,8 @@ export class CatalogMemo {
   private readonly newest = new NewestLists();
   /** every book's category, for a reader's liked categories (loaded on first use) */
   readonly categories = new BookCategories();
+  /** answers computed from the catalogue alone (searches), dropped whole when the version moves */
+  private readonly answers = new BoundedMap<string, unknown>(2_000);
 
   /**
    * @param maxBooks book rows kept at most
@@ -78,12 +80,29 @@ export class CatalogMemo {
       this.newest.clear();
       this.categories.clear();
     }
+    this.answers.clear();
     // the most frequent authors and publishers change only with the facet counts, not with every edit
     if (facetVersion !== this.facetVersion || from < 0) this.popular.reset();
     this.facetVersion = facetVersion;
     await cache?.invalidate(CATALOG_CACHE_PREFIX);
     this.count = books;
     this.version = version;
+  }
+
+  /**
+   * A value that depends on the catalogue alone, computed once per catalogue version and key. At most
+   * 2,000 are kept (the oldest go first), apart from the shared cache, so a flood of distinct keywords
+   * pushes out only other answers, within a bound of tens of MB (callers keep pages of 20 books, ~8 KB
+   * as JSON).
+   */
+  async answer<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const hit = this.answers.get(key);
+    if (hit !== undefined) return hit as T;
+    const generation = this.generation;
+    const value = await compute();
+    // computed across a version change: answer the caller, keep nothing
+    if (generation === this.generation) this.answers.set(key, value);
+    return value;
   }
 
   /** Books in the catalogue at the synced version (read with it, so random draws need not count). */

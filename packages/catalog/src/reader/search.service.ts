@@ -1,6 +1,7 @@
 import {
   type BookSummary,
   hasSearchListFilter,
+  PAGE_SIZE_DEFAULT,
   type SearchListQuery,
   type SearchResult,
 } from '@readlib/contracts';
@@ -33,18 +34,39 @@ export interface SearchInput {
   pageSize?: number | undefined;
 }
 
-/** Keyword search over title, author, publisher and category name; every search is logged (decisions.md §3). */
+/**
+ * Keyword search over title, author, publisher and category name; every search is logged (decisions.md §3).
+ * The answer depends on the catalogue alone, so the memo keeps it for its catalogue version, which a
+ * book write in any process moves (CatalogMemo.sync): a keyword searched again (readers search the
+ * same few words) is answered without its index queries until the catalogue changes. The log is
+ * written for every search.
+ */
 export async function search(ctx: ReaderContext, input: SearchInput): Promise<SearchResult> {
   const keyword = input.keyword.trim();
   if (!keyword) throw invalid('keyword must not be blank');
   await syncCatalog(ctx);
+  const page = paging(input.page, input.pageSize);
+  const compute = () => answer(ctx, keyword, page);
+  // pages of the default size or less: a page of 100 would hold five times the memory per answer
+  const keep = ctx.catalog && page.limit <= PAGE_SIZE_DEFAULT ? ctx.catalog : undefined;
+  const [result] = await Promise.all([
+    keep ? keep.answer(`search:${page.offset}:${page.limit}:${keyword}`, compute) : compute(),
+    write(ctx, (db) => logSearch(db, keyword, input.openId ?? null, ctx.now())),
+  ]);
+  return result;
+}
+
+async function answer(
+  ctx: ReaderContext,
+  keyword: string,
+  page: { offset: number; limit: number },
+): Promise<SearchResult> {
   const categoryIds = await categoryIdsMatching(ctx.db, keyword);
   const [books, authors, publishers, categories] = await Promise.all([
-    searchBooks(ctx.db, keyword, paging(input.page, input.pageSize), categoryIds),
+    searchBooks(ctx.db, keyword, page, categoryIds),
     facet(ctx, keyword, 'author'),
     facet(ctx, keyword, 'publisher'),
     matchingCategories(ctx, categoryIds),
-    write(ctx, (db) => logSearch(db, keyword, input.openId ?? null, ctx.now())),
   ]);
   return {
     author: authors.map((a) => ({ author: a.value })),
