@@ -154,6 +154,12 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     expect(await count(t, 'categories')).toBe(before + 1);
     const unknown = await post('/book/update', { fileName: 'nope', title: 'x' });
     expect([unknown.statusCode, unknown.json().code]).toEqual([404, -1]);
+    // create requires a title, so an update cannot blank it (null is coerced to "" by validation)
+    for (const title of ['', '   ', null]) {
+      const blank = await post('/book/update', { fileName: b.file_name, title });
+      expect([blank.statusCode, blank.json().code], String(title)).toEqual([400, -1]);
+    }
+    expect((await findBookByFileName(t.h.db, b.file_name))!.title).toBe('T');
   });
 
   it("POST /book/create: existing fileName 409; duplicate title+author+publisher 409 keeping both books' files", async () => {

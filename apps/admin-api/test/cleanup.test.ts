@@ -42,6 +42,22 @@ describe.each(dialects)('decisions.md §4 Upload grace period and store cleanup 
     expect(late.statusCode).toBe(400);
   });
 
+  it('an upload past its grace cannot be created even before the sweep has run (404), and the sweep then removes it', async () => {
+    const name = (await upload(t, makeEpub({ title: 'Late' }))).json().data.fileName;
+    t.clock.now += 2 * HOUR;
+    const late = await t.app.inject({
+      method: 'POST',
+      url: '/book/create',
+      payload: { fileName: name },
+      headers: t.auth,
+    });
+    expect([late.statusCode, late.json().code]).toEqual([404, -1]);
+    expect(late.json().msg).toMatch(/expired/);
+    expect(await findBookByFileName(t.h.db, name)).toBeUndefined();
+    expect(await cleanupExpiredUploads(t.h.db, t.store, t.clock.now)).toMatchObject({ expiredUploads: 1 });
+    expect(await t.store.hasBook(name)).toBe(false);
+  });
+
   it('removes orphan store folders (neither a book nor a pending upload) once past their own grace', async () => {
     const buf = makeEpub({ title: 'Orphan' });
     await t.store.putBook('orphan-1', buf);

@@ -1,4 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { findBookByFileName } from '@readlib/data';
 import { testDialects } from '@readlib/data/testing';
 import { UNSAFE_ARCHIVE_CODES } from '@readlib/epub';
 import { HOSTILE_KINDS, type HostileKind, makeEpub, makeHostileZip } from '@readlib/epub/testing';
@@ -90,6 +94,78 @@ describe.each(dialects)(
       });
       expect([wrongField.statusCode, wrongField.json().code]).toEqual([400, -1]);
       await nothingLeft();
+    });
+
+    it('a body that ends inside the file part (no closing boundary) is 400 at once, its temp file closed and removed', async () => {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as AddressInfo;
+      const body = Buffer.concat([
+        Buffer.from('--XX\r\nContent-Disposition: form-data; name="file"; filename="a.epub"\r\n\r\n'),
+        makeEpub().subarray(0, 3000),
+      ]);
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            port,
+            host: '127.0.0.1',
+            method: 'POST',
+            path: '/book/upload',
+            headers: {
+              ...t.auth,
+              'content-type': 'multipart/form-data; boundary=XX',
+              'content-length': body.length,
+            },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      // before the fix no answer ever came (the test timed out) and each such request kept a file open
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toMatchObject({
+        code: -1,
+        msg: expect.stringMatching(/closing multipart boundary/),
+      });
+      await nothingLeft();
+      expect(await readdir(join(t.root, '.tmp')).catch(() => [])).toEqual([]);
+      const open = await readdir('/proc/self/fd').catch(() => null);
+      if (open) {
+        const targets = await Promise.all(open.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+        expect(targets.filter((p) => p.includes('upload-'))).toEqual([]);
+      }
+    });
+
+    it('metadata is held to the field limits of an update (256 characters), never cutting a character in two', async () => {
+      const res = await upload(
+        t,
+        makeEpub({ title: '😀'.repeat(200), creators: ['A'.repeat(100_000)], publisher: '出'.repeat(300) }),
+      );
+      expect(res.statusCode).toBe(200);
+      const data = res.json().data;
+      expect(data.title).toBe('😀'.repeat(128));
+      expect(data.author).toBe('A'.repeat(256));
+      expect(data.publisher).toBe('出'.repeat(256));
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/book/create',
+            payload: { fileName: data.fileName },
+            headers: t.auth,
+          })
+        ).statusCode,
+      ).toBe(200);
+      expect(await findBookByFileName(t.h.db, data.fileName)).toMatchObject({
+        title: '😀'.repeat(128),
+        author: 'A'.repeat(256),
+      });
+      await t.h.db.deleteFrom('books').execute();
+      await t.store.removeBook(data.fileName);
     });
 
     it('configured entry and uncompressed-size limits apply to uploads', async () => {

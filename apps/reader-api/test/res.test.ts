@@ -50,6 +50,34 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     expect(res.headers['content-range']).toBe(`bytes 0-4/${OPF.length}`);
   });
 
+  it('an unsatisfiable range is 416 with the size in Content-Range (RFC 9110 §15.5.17), in the envelope', async () => {
+    const res = await t.app.inject({
+      url: '/res/unzip/b1/OEBPS/content.opf',
+      headers: { range: 'bytes=9999-' },
+    });
+    expect(res.statusCode).toBe(416);
+    expect(res.headers['content-range']).toBe(`bytes */${OPF.length}`);
+    expect(res.json()).toMatchObject({ error_code: -1, msg: 'range not satisfiable' });
+  });
+
+  it.each(['bytes=abc', 'bytes=-', 'bytes=5-2', 'items=0-4', 'bytes=0-4,x'])(
+    'a Range header that is not valid (%s) is ignored: the whole file (RFC 9110 §14.2)',
+    async (range) => {
+      const res = await t.app.inject({ url: '/res/unzip/b1/OEBPS/content.opf', headers: { range } });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(OPF);
+    },
+  );
+
+  it.each(['/res/', '/res/img/', '/res/unzip/b1/OEBPS/'])(
+    'a folder is no file: 404 in the envelope, never a listing (%s)',
+    async (url) => {
+      const res = await t.app.inject(url);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ error_code: 1 });
+    },
+  );
+
   it('a missing file is 404 in the envelope', async () => {
     const res = await t.app.inject('/res/img/none.png');
     expect(res.statusCode).toBe(404);

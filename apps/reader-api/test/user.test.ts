@@ -40,6 +40,27 @@ describe.each(dialects)('spec §4.4, §4.10 / decisions.md §3 users on $name', 
     expect(Number(n.n)).toBe(1);
   });
 
+  it('a later registration changes only the fields it sends (decisions.md §3: it "updates the profile")', async () => {
+    await registerRaw({
+      openId: 'o2',
+      platform: 'my',
+      nickName: 'A',
+      avatarUrl: 'http://a/1.png',
+      city: 'Beijing',
+      gender: 1,
+    });
+    t.clock.now += DAY;
+    await registerRaw({ openId: 'o2', nickName: 'B', city: '' });
+    expect(await findUserByOpenId(t.h.db, 'o2')).toMatchObject({
+      platform: 'my',
+      nick_name: 'B',
+      avatar_url: 'http://a/1.png',
+      city: '',
+      gender: 1,
+      updated_at: t.clock.now,
+    });
+  });
+
   it('refuses a body without openId, a bad gender or a non-JSON body (400)', async () => {
     for (const payload of [{}, { openId: '' }, { openId: 'o', gender: 3 }, { openId: 'o', gender: 'x' }]) {
       const res = await registerRaw(payload);

@@ -9,8 +9,7 @@ export const RegisterBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: MaxLength.code,
-        default: DEFAULT_PLATFORM,
-        description: `Platform the user belongs to (default "${DEFAULT_PLATFORM}", the messaging platform).`,
+        description: `Platform the user belongs to (default "${DEFAULT_PLATFORM}", the messaging platform, at the first registration; a later one without it keeps the platform).`,
       }),
     ),
     avatarUrl: Type.Optional(freeString(MaxLength.avatarUrl, 'Avatar image address.')),
@@ -19,8 +18,7 @@ export const RegisterBody = Type.Object(
       Type.Integer({
         minimum: 0,
         maximum: 2,
-        default: 0,
-        description: '1 male, 2 female, 0 undisclosed (default 0).',
+        description: '1 male, 2 female, 0 undisclosed (default 0 at the first registration).',
       }),
     ),
     country: Type.Optional(freeString(MaxLength.shortText, 'Country.')),
@@ -28,7 +26,12 @@ export const RegisterBody = Type.Object(
     city: Type.Optional(freeString(MaxLength.shortText, 'City.')),
     language: Type.Optional(freeString(MaxLength.code, 'Language.')),
   },
-  { $id: 'RegisterBody', additionalProperties: false, description: 'Registration body (spec §4.4).' },
+  {
+    $id: 'RegisterBody',
+    additionalProperties: false,
+    description:
+      'Registration body (spec §4.4). An upsert keyed by openId: a later call changes the fields it sends and keeps the others, and the registration time.',
+  },
 );
 export type RegisterBody = Static<typeof RegisterBody>;
 

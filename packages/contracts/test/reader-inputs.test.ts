@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ContentsQuery,
+  DEFAULT_PLATFORM,
   DetailQuery,
   HomeQuery,
   hasSearchListFilter,
@@ -169,9 +170,10 @@ describe('spec §4.4 RegisterBody', () => {
   };
   it('accepts a full profile', () =>
     expect(check(RegisterBody, { ...profile, platform: 'alipay' })).toBe(true));
-  it("defaults platform to 'wx' and gender to 0 (decisions.md §3)", () => {
-    expect(withDefaults(RegisterBody, { openId: 'o1' })).toEqual({ openId: 'o1', platform: 'wx', gender: 0 });
-    expect(withDefaults(RegisterBody, profile)).toEqual({ ...profile, platform: 'wx' });
+  it("leaves absent fields absent: platform 'wx' and gender 0 are the first registration's defaults, and a later call keeps what it does not send (decisions.md §3)", () => {
+    expect(withDefaults(RegisterBody, { openId: 'o1' })).toEqual({ openId: 'o1' });
+    expect(withDefaults(RegisterBody, profile)).toEqual(profile);
+    expect(RegisterBody.properties.platform.description).toContain(`"${DEFAULT_PLATFORM}"`);
   });
   it('requires openId', () => expect(check(RegisterBody, { nickName: 'n' })).toBe(false));
   it('gender is 0, 1 or 2', () => {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  categoryIdsMatching,
   type DbHandle,
   deleteBook,
+  ensureCategory,
   insertBook,
   likeScanIds,
   searchBooks,
@@ -105,6 +107,14 @@ describe.each(dialects)('search repository on $name', (dialect) => {
     expect((await searchCategories(h.db, 'literat')).map((c) => [c.name, c.n])).toEqual([['Literature', 2]]);
   });
 
+  it('matches category names with capitals beyond ASCII, in any case (SQLite lower() folds ASCII only)', async () => {
+    const { id } = await ensureCategory(h.db, 'Ästhetik ÉCOLE');
+    for (const kw of ['Ästhetik', 'ästhetik', 'ÄSTHETIK', 'äs', 'Ä', 'école', 'ＴＨＥＴ'])
+      expect(await categoryIdsMatching(h.db, kw), kw).toEqual([id]);
+    expect(await categoryIdsMatching(h.db, 'asthetik')).toEqual([]);
+    await h.db.deleteFrom('categories').where('id', '=', id).execute();
+  });
+
   it('agrees with a plain LIKE scan on title/author/publisher', async () => {
     for (const kw of ['herb', 'ace', '出版社', '刘慈欣', 'strang']) {
       const indexed = new Set((await searchBooks(h.db, kw, { offset: 0, limit: 100 })).map((b) => b.id));
@@ -123,6 +133,14 @@ describe.each(dialects)('search repository on $name', (dialect) => {
     const all = await searchBooks(h.db, 'a', { offset: 0, limit: 100 });
     const second = await searchBooks(h.db, 'a', { offset: 2, limit: 2 });
     expect(second.map((b) => b.id)).toEqual(all.slice(2, 4).map((b) => b.id));
+  });
+
+  it('a page far past the end is empty, not an error (the largest page the contract takes: 2^53 - 1)', async () => {
+    const far = { offset: (Number.MAX_SAFE_INTEGER - 1) * 100, limit: 100 };
+    // PostgreSQL's walk budget (100 books per wanted id) overflowed bigint here: a 500
+    for (const kw of ['a', 'herb', '刘慈']) expect(await searchBooks(h.db, kw, far), kw).toEqual([]);
+    expect(await searchList(h.db, { author: 'a' }, far)).toEqual([]);
+    expect(await searchList(h.db, { categoryId: 11 }, far)).toEqual([]);
   });
 
   it('search-list combines filters with AND (category by exact name or id)', async () => {

@@ -66,11 +66,18 @@ export async function eachInOrder<T>(items: readonly T[], limit: number, work: (
   if (failures.length > 0) throw failures.sort((a, b) => a.at - b.at)[0]!.err;
 }
 
+/** Image extensions a cover of an unknown media type may keep; anything else is no cover. */
+const IMAGE_EXT = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg', 'avif', 'bmp']);
+
+/**
+ * The stored cover's extension, which decides the type /res/ serves it as: a "cover" of an unknown
+ * media type named `cover.html` was stored and served as text/html (found by an audit).
+ */
 export function coverExtension(cover: EpubCover): string | null {
   const fromType = COVER_EXT[cover.mediaType];
   if (fromType) return fromType;
   const ext = cover.href.slice(cover.href.lastIndexOf('.') + 1).toLowerCase();
-  return /^[a-z0-9]{1,5}$/.test(ext) ? ext : null;
+  return IMAGE_EXT.has(ext) ? ext : null;
 }
 
 export function stem(name: string): string {

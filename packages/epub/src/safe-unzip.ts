@@ -100,6 +100,7 @@ export class SafeZip {
         compressedSize: entry.compressedSize,
       });
     }
+    assertNoFileIsAFolder(this.entries);
     // entry data lies before the central directory
     return info.cdOffset;
   }
@@ -253,3 +254,16 @@ export class SafeZip {
 
 const tooLarge = (name: string) =>
   new EpubError('ENTRY_TOO_LARGE', `archive entry ${JSON.stringify(name)} inflates beyond its declared size`);
+
+/** No name may be a file and a folder at once (`a/x` and `a/x/y`): it cannot be unpacked as both. */
+function assertNoFileIsAFolder(entries: ReadonlyArray<{ name: string; isDirectory: boolean }>): void {
+  const folders = new Set<string>();
+  for (const { name } of entries) {
+    const parts = name.split('/');
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/'));
+  }
+  for (const { name, isDirectory } of entries) {
+    if (!isDirectory && folders.has(name))
+      throw new EpubError('UNSAFE_PATH', `archive entry ${JSON.stringify(name)} is both a file and a folder`);
+  }
+}

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { coverExtension } from '../src/file-store.helpers.js';
 import { FileStore, parseEpub } from '../src/index.js';
 import { makeEpub, TINY_PNG } from '../src/testing/index.js';
 import { expectEpubError, listTree, REAL, tempRoot } from './helpers.js';
@@ -40,6 +41,16 @@ describe('FileStore', () => {
     const stored = await store.putBook('cjk', buf, await parseEpub(buf));
     expect(stored.coverPath).toBeNull();
     expect(await readFile(join(root, 'unzip/cjk/OEBPS/text/序 章.xhtml'), 'utf8')).toContain('序');
+  });
+
+  it('keeps a cover of an unknown media type only when its name is an image: never an .html "cover"', async () => {
+    const cover = (href: string, mediaType = 'image/x-unknown') => ({ href, mediaType });
+    expect(coverExtension(cover('OEBPS/c.html'))).toBeNull();
+    expect(coverExtension(cover('OEBPS/c.xhtml'))).toBeNull();
+    expect(coverExtension(cover('OEBPS/c.js'))).toBeNull();
+    expect(coverExtension(cover('OEBPS/C.JPEG'))).toBe('jpeg');
+    expect(coverExtension(cover('OEBPS/c.avif'))).toBe('avif');
+    expect(coverExtension(cover('OEBPS/c.bin', 'image/png'))).toBe('png');
   });
 
   it('refuses to overwrite an existing book and leaves it intact', async () => {

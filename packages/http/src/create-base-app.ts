@@ -10,7 +10,7 @@ import type { PoolStats } from '@readlib/data';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Family } from './envelope.js';
-import { frameworkErrors, installErrorHandling } from './error-handler.js';
+import { clientErrors, frameworkErrors, installErrorHandling } from './error-handler.js';
 import { installGracefulClose } from './graceful-close.js';
 import { registerHealthRoutes } from './health.routes.js';
 import { installInputGuard } from './input-guard.js';
@@ -89,6 +89,7 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     },
     // a URL Fastify cannot decode is answered in the family's envelope too (decisions.md §2)
     frameworkErrors: frameworkErrors(family),
+    clientErrorHandler: clientErrors(family),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // behind a proxy (TRUST_PROXY), req.ip is the client's, so rate limits count clients
@@ -118,7 +119,12 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     contentSecurityPolicy: false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
-  await app.register(cors, { origin: config.corsOrigin, exposedHeaders: ['x-request-id'] });
+  await app.register(cors, {
+    origin: config.corsOrigin,
+    exposedHeaders: ['x-request-id'],
+    // any OPTIONS is answered as a preflight: the strict default sent a text/plain 400, no envelope
+    strictPreflight: false,
+  });
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.perMinute,

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { AppError } from '@readlib/catalog';
 import type { ErrorKind } from '@readlib/contracts';
 import { isDatabaseUnavailable } from '@readlib/data';
@@ -39,6 +41,31 @@ export function frameworkErrors(family: Family) {
   return (_err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void => {
     const { status, body } = failure(family, 'invalid', 'invalid URL: not valid percent-encoded UTF-8');
     void reply.code(status).send(body);
+  };
+}
+
+/**
+ * Requests Node's parser refuses before Fastify sees them (a header section over 16 KiB, a malformed
+ * request line or Content-Length, a client too slow to send its headers) got Fastify's own
+ * `{error, message, statusCode}`; found by an audit of the reader API. Passed as `clientErrorHandler`:
+ * the same statuses, in the family's envelope, and the connection is closed as before.
+ */
+export function clientErrors(family: Family) {
+  return (err: Error & { code?: string }, socket: Socket): void => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, kind, msg] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? ([431, 'invalid', 'request header fields too large'] as const)
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ([408, 'failure', 'request timeout'] as const)
+          : ([400, 'invalid', 'malformed HTTP request'] as const);
+    const body = JSON.stringify(failure(family, kind, msg).body);
+    if (socket.writable)
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    socket.destroy(err);
   };
 }
 

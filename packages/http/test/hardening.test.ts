@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { testConfig } from '@readlib/config';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +63,56 @@ describe('framework errors', () => {
       await app.close();
     }
   });
+});
+
+/** Sends `raw` on a new connection and returns everything the server wrote before it closed. */
+function rawExchange(port: number, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+    let got = '';
+    socket.on('data', (d) => {
+      got += d.toString('utf8');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(got));
+  });
+}
+
+describe('client errors (requests Node refuses before routing)', () => {
+  it.each([
+    ['reader', { error_code: 2 }],
+    ['admin', { code: -1 }],
+  ] as const)(
+    'are answered in the %s envelope with their HTTP status, and the connection closes',
+    async (family, code) => {
+      const app = await appFor(family);
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      const cases = [
+        [
+          `GET /paged?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`,
+          431,
+          'request header fields too large',
+        ],
+        ['GET /paged q HTTP/1.1\r\nHost: a\r\n\r\n', 400, 'malformed HTTP request'],
+        ['POST /paged HTTP/1.1\r\nHost: a\r\nContent-Length: abc\r\n\r\n', 400, 'malformed HTTP request'],
+      ] as const;
+      for (const [raw, status, msg] of cases) {
+        const answer = await rawExchange(port, raw);
+        const [head, body] = answer.split('\r\n\r\n');
+        expect(head, raw.slice(0, 30)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+        expect(head).toMatch(/content-type: application\/json/i);
+        expect(JSON.parse(body!)).toEqual({ ...code, msg });
+      }
+      // a well-formed request on a new connection is served as usual
+      expect(
+        (await rawExchange(port, 'GET /paged?page=2 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).split(
+          '\r\n',
+        )[0],
+      ).toBe('HTTP/1.1 200 OK');
+      await app.close();
+    },
+  );
 });
 
 describe('log redaction', () => {

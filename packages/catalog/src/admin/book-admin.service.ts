@@ -122,6 +122,8 @@ export async function updateAdminBook(
   body: BookUpdateBody,
 ): Promise<void> {
   if (!(await findBookByFileName(db, body.fileName))) throw notFound(`book ${body.fileName}`);
+  // create requires a title; an update may change it, not blank it (`null` arrives here as "")
+  if (body.title !== undefined && !body.title.trim()) throw invalid('title must not be blank');
   const patch = columnsFrom(body, urls);
   const categoryId = await resolveCategory(db, body);
   if (categoryId !== undefined) patch.category_id = categoryId;

@@ -36,10 +36,11 @@ export async function cleanupExpiredUploads(
   const graceMs = opts.orphanGraceMs ?? 10 * 60_000;
   let expired = 0;
   for (const upload of await expiredUploads(db, now)) {
-    // a create that inserted the book but died before deleting the row: the files are the book's now
+    // the row first: a create that has not committed yet then finds it gone and refuses, and one
+    // that has committed took the row with its book, so its files are left alone
+    if (!(await deleteUpload(db, upload.file_name))) continue;
     const isBook = (await bookFileNamesIn(db, [upload.file_name])).size > 0;
     if (!isBook) await store.removeBook(upload.file_name);
-    await deleteUpload(db, upload.file_name);
     expired++;
   }
 

@@ -130,6 +130,8 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
   const fileName = body.fileName;
   if (await findBookByFileName(db, fileName)) throw conflict(`a book named ${fileName} exists`);
   const upload = await findUpload(db, fileName);
+  const now = deps.now?.() ?? Date.now();
+  if (upload && upload.expires_at <= now) throw expired(fileName);
   const pending = upload ? parsePending(upload.parsed) : undefined;
   if (!pending) {
     try {
@@ -148,13 +150,20 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
     throw conflict(`the same title, author and publisher are already in the catalogue as ${dup.file_name}`);
   const toc: NewTocEntry[] = pending ? pending.contents.map(toTocRow) : [];
   try {
-    await insertBook(db, book, toc);
+    // the book and the end of its upload in one transaction: when the expiry sweep has taken the
+    // upload row first (it removes the files next), the book is not created without its files
+    await db.transaction().execute(async (trx) => {
+      await insertBook(trx, book, toc);
+      if (upload && !(await deleteUpload(trx, fileName))) throw expired(fileName);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`a book named ${fileName} exists`);
     throw err;
   }
-  if (upload) await deleteUpload(db, fileName);
 }
+
+const expired = (fileName: string) =>
+  new AppError('not_found', `the upload ${fileName} expired (UPLOAD_GRACE_MINUTES): upload the file again`);
 
 function emptyPending(fileName: string): PendingBook {
   return {

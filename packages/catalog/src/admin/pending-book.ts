@@ -1,3 +1,4 @@
+import { MaxLength } from '@readlib/contracts';
 import type { ParsedEpub, StoredBook, TocEntry } from '@readlib/epub';
 
 /** What an upload keeps (as JSON in `uploads.parsed`) until POST /book/create turns it into a book. */
@@ -18,6 +19,21 @@ export interface PendingBook {
   contents: TocEntry[];
 }
 
+/** Longest description kept from a package file (the contract gives it no limit; a page of text). */
+const DESCRIPTION_MAX = 4_096;
+
+/** At most `max` characters, never half of a surrogate pair. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/**
+ * The book fields an upload or import takes from the package file, held to the limits an operator's
+ * update is held to (MaxLength): a 300,000-character title came through an upload whole and made one
+ * admin list page weigh 900 KB (found by an audit).
+ */
 export function pendingFrom(
   parsed: ParsedEpub,
   stored: StoredBook,
@@ -28,11 +44,11 @@ export function pendingFrom(
   return {
     fileName: stored.fileName,
     originalName,
-    title: titleOf(parsed, originalName, stored.fileName),
-    author: m.author,
-    publisher: m.publisher,
-    language: m.language,
-    description: m.description,
+    title: clip(titleOf(parsed, originalName, stored.fileName), MaxLength.text),
+    author: clip(m.author, MaxLength.text),
+    publisher: clip(m.publisher, MaxLength.text),
+    language: clip(m.language, MaxLength.code),
+    description: clip(m.description, DESCRIPTION_MAX),
     categoryId,
     rootFile: parsed.rootFile,
     coverPath: stored.relative.cover ?? '',

@@ -4,9 +4,9 @@ import { findUserByOpenId, type User, upsertUser } from '@readlib/data';
 import { AppError, notFound } from '../errors.js';
 import { DAY_MS, type ReaderContext } from './reader-context.js';
 
-/** Upsert keyed by openId: a second call updates the profile and keeps the registration time. */
+/** Upsert keyed by openId: a later call changes the fields it sends and keeps the registration time. */
 export async function register(ctx: ReaderContext, body: RegisterBody): Promise<void> {
-  await upsertUser(ctx.db, { ...body, platform: body.platform || DEFAULT_PLATFORM }, ctx.now());
+  await upsertUser(ctx.db, body, ctx.now(), DEFAULT_PLATFORM);
 }
 
 /**

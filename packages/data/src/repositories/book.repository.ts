@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { compiledOnce } from '../compiled-once.js';
 import type { Book, BookUpdate, Database, NewBook, NewTocEntry } from '../database.js';
 import { bookGrams } from '../search/grams.js';
+import { inTransaction } from '../write-batcher.js';
 import { countBookValues } from './book-values.repository.js';
 import { bumpCatalogVersion } from './catalog-version.repository.js';
 import { countCategoryBooks } from './category.repository.js';
@@ -67,7 +68,7 @@ export async function findBooksByIds(db: Db, ids: readonly number[]): Promise<Bo
  * transaction takes the write lock before reading (no SQLITE_BUSY upgrade deadlock, a row lock on PG).
  */
 export async function insertBook(db: Kysely<Database>, book: NewBook, toc: NewTocEntry[]): Promise<BookRow> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const { value: pos } = await trx
       .updateTable('counters')
       .set((eb) => ({ value: eb('value', '+', 1) }))

@@ -2,14 +2,7 @@ import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { normalizeText } from '../search/grams.js';
-import {
-  categoryIdsLike,
-  escapeLike,
-  ftsMatch,
-  matchingIds,
-  pgFieldMatch,
-  type SearchField,
-} from '../search/match.js';
+import { escapeLike, ftsMatch, matchingIds, pgFieldMatch, type SearchField } from '../search/match.js';
 import { pgPageIds } from '../search/pg-page-ids.js';
 import { type BookRow, findBooksByIds } from './book.repository.js';
 import { selectCategoryCounts } from './category.repository.js';
@@ -98,15 +91,23 @@ export async function searchBooks(
   return findBooksByIds(db, ids);
 }
 
-/** Ids of the categories whose name contains the keyword (the small category table, not the catalogue). */
+/**
+ * Ids of the categories whose name contains the keyword, both folded as the search indexes fold them
+ * (NFKC, lower case), in JavaScript: SQLite's lower() folds ASCII letters only, so `Ästhetik` was never
+ * found there (an audit comparing the dialects). The table is a small taxonomy, not the catalogue.
+ */
 export async function categoryIdsMatching(db: Kysely<Database>, keyword: string): Promise<number[]> {
-  return (await categoryIdsLike(db, keyword).execute()).map((c) => c.id);
+  const kw = normalizeText(keyword);
+  const rows = await db.selectFrom('categories').select(['id', 'name']).execute();
+  return rows.filter((c) => normalizeText(c.name).includes(kw)).map((c) => c.id);
 }
 
 /** Categories whose name contains the keyword, most books first. */
 export async function searchCategories(db: Kysely<Database>, keyword: string, limit = 10) {
+  const ids = await categoryIdsMatching(db, keyword);
+  if (ids.length === 0) return [];
   const rows = await selectCategoryCounts(db)
-    .where('categories.id', 'in', categoryIdsLike(db, keyword))
+    .where('categories.id', 'in', ids)
     .orderBy('num', 'desc')
     .orderBy('categories.id')
     .limit(limit)

@@ -4,7 +4,7 @@ import type { Database, User } from '../database.js';
 
 export interface UserProfile {
   openId: string;
-  platform: string;
+  platform?: string | undefined;
   avatarUrl?: string | undefined;
   nickName?: string | undefined;
   gender?: number | undefined;
@@ -14,23 +14,43 @@ export interface UserProfile {
   language?: string | undefined;
 }
 
-/** Registration is an upsert keyed by openId: a second call updates the profile, keeps created_at. */
-export async function upsertUser(db: Kysely<Database>, p: UserProfile, now = Date.now()): Promise<User> {
-  const profile = {
+/**
+ * Registration is an upsert keyed by openId. The first call stores the profile with defaults for what
+ * it leaves out (`defaultPlatform`, gender 0, empty text); a later one changes only the fields it sends,
+ * as an update does elsewhere, and keeps created_at: a reader of the payment platform who registers
+ * again without `platform` stays on it, and a call with the nickname alone keeps the avatar.
+ */
+export async function upsertUser(
+  db: Kysely<Database>,
+  p: UserProfile,
+  now = Date.now(),
+  defaultPlatform = 'wx',
+): Promise<User> {
+  const sent = {
     platform: p.platform,
-    avatar_url: p.avatarUrl ?? '',
-    nick_name: p.nickName ?? '',
-    gender: p.gender ?? 0,
-    country: p.country ?? '',
-    province: p.province ?? '',
-    city: p.city ?? '',
-    language: p.language ?? '',
-    updated_at: now,
+    avatar_url: p.avatarUrl,
+    nick_name: p.nickName,
+    gender: p.gender,
+    country: p.country,
+    province: p.province,
+    city: p.city,
+    language: p.language,
+  };
+  const changes = Object.fromEntries(Object.entries(sent).filter(([, v]) => v !== undefined));
+  const defaults = {
+    platform: defaultPlatform,
+    avatar_url: '',
+    nick_name: '',
+    gender: 0,
+    country: '',
+    province: '',
+    city: '',
+    language: '',
   };
   await db
     .insertInto('users')
-    .values({ open_id: p.openId, ...profile, created_at: now })
-    .onConflict((oc) => oc.column('open_id').doUpdateSet(profile))
+    .values({ open_id: p.openId, ...defaults, ...changes, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('open_id').doUpdateSet({ ...changes, updated_at: now }))
     .execute();
   return (await findUserByOpenId(db, p.openId))!;
 }

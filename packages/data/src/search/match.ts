@@ -44,14 +44,6 @@ export function ftsMatch(keyword: string, fields: SearchField[]) {
   return sql`select rowid as id from book_fts where book_fts match ${cols + ftsPhrase(keyword)}`;
 }
 
-export function categoryIdsLike(db: Kysely<Database>, keyword: string) {
-  // the category table is small (a taxonomy), a scan of it is not a scan of the catalogue
-  return db
-    .selectFrom('categories')
-    .select('id')
-    .where(sql<SqlBool>`lower(name) like ${`%${escapeLike(normalizeText(keyword))}%`} escape '\\'`);
-}
-
 /** PostgreSQL: "the keyword is in one of these fields" as a condition on a books row. */
 export function pgFieldMatch(keyword: string, fields: SearchField[]): Expression<SqlBool> {
   const kw = normalizeText(keyword);

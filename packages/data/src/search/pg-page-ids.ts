@@ -20,7 +20,8 @@ export async function pgPageIds(
   const ids = async (q: { execute(db: Kysely<Database>): Promise<{ rows: Array<{ id: number }> }> }) =>
     (await q.execute(db)).rows.map((r) => Number(r.id));
   const want = page.offset + page.limit;
-  const budget = Math.max(PG_WALK_MIN, want * 100);
+  // past 2^53 the budget would not fit PostgreSQL's bigint (a page near the contract's largest)
+  const budget = Math.min(Math.max(PG_WALK_MIN, want * 100), Number.MAX_SAFE_INTEGER);
   const walked = await ids(
     sql<{ id: number }>`select id from (select id, ${cond} as hit from books order by id limit ${budget}) w
       where hit order by id limit ${want}`,

@@ -8,6 +8,8 @@ export const HOSTILE_KINDS = {
   traversal: 'UNSAFE_PATH',
   'absolute-path': 'UNSAFE_PATH',
   'windows-path': 'UNSAFE_PATH',
+  'file-and-folder': 'UNSAFE_PATH',
+  'folder-and-file': 'UNSAFE_PATH',
   symlink: 'SYMLINK',
   'zip-bomb': 'COMPRESSION_RATIO',
   'lying-size': 'ENTRY_TOO_LARGE',
@@ -53,6 +55,21 @@ export function makeHostileZip(kind: HostileKind): Buffer {
       return makeEpub({ extraEntries: [{ name: '/tmp/evil.txt', data: 'pwned' }] });
     case 'windows-path':
       return makeEpub({ extraEntries: [{ name: 'C:\\Windows\\evil.txt', data: 'pwned' }] });
+    // one name both a file and a folder: unpacking failed on the second (EEXIST), a 500 (an audit)
+    case 'file-and-folder':
+      return makeEpub({
+        extraEntries: [
+          { name: 'OEBPS/x', data: 'a file' },
+          { name: 'OEBPS/x/y.txt', data: 'inside it' },
+        ],
+      });
+    case 'folder-and-file':
+      return makeEpub({
+        extraEntries: [
+          { name: 'OEBPS/x/', data: '' },
+          { name: 'OEBPS/x', data: 'a file' },
+        ],
+      });
     case 'symlink':
       return makeEpub({
         extraEntries: [{ name: 'OEBPS/passwd', data: '/etc/passwd', externalAttr: (0o120777 << 16) >>> 0 }],

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
@@ -10,24 +12,58 @@ import { AdminBookDetail, ref } from '@readlib/contracts';
 import { Type } from '@sinclair/typebox';
 import { ok, responses } from '../responses.js';
 
+/** How long the file part may go on once the whole request body is in (only buffered bytes are left). */
+const PART_END_GRACE_MS = 2_000;
+
+/**
+ * A body that ends inside the file part (no closing boundary) left the part's stream destroyed without
+ * an error, so the copy never settled: the upload hung, holding its temp file open until the process
+ * exited (found by an audit). Once the request has ended, the part must be copied soon after.
+ */
+function bodyEndsFirst(raw: IncomingMessage): { failed: Promise<never>; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let onEnd = () => {};
+  const failed = new Promise<never>((_, reject) => {
+    onEnd = () => {
+      const err = invalid('the upload ended inside the file: no closing multipart boundary');
+      timer = setTimeout(() => reject(err), PART_END_GRACE_MS);
+    };
+  });
+  failed.catch(() => {}); // settled by the race below, or never looked at
+  if (raw.readableEnded) onEnd();
+  else raw.once('end', onEnd);
+  return {
+    failed,
+    stop: () => {
+      raw.off('end', onEnd);
+      clearTimeout(timer);
+    },
+  };
+}
+
 /**
  * Streams the part into a new file under the store's `.tmp/` (same file system as the store; leftovers
  * of a crash are removed by the store's temp cleanup), so an upload is never held in memory.
  * multipart stops the stream at limits.fileSize; a truncated part is refused as too large.
  */
-async function saveFilePart(part: MultipartFile, tmpRoot: string): Promise<string> {
+async function saveFilePart(part: MultipartFile, tmpRoot: string, raw: IncomingMessage): Promise<string> {
   await mkdir(tmpRoot, { recursive: true });
   const path = join(tmpRoot, `upload-${Date.now()}-${randomBytes(8).toString('hex')}.epub`);
+  const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  const watch = bodyEndsFirst(raw);
   try {
-    await pipeline(part.file, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+    await Promise.race([pipeline(part.file, out), watch.failed]);
     if (part.file.truncated) throw new AppError('too_large', 'the file is larger than the upload limit');
     return path;
   } catch (err) {
+    if (!out.closed) await once(out.destroy(), 'close');
     await rm(path, { force: true });
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('too_large', 'the file is larger than the upload limit');
     }
     throw err;
+  } finally {
+    watch.stop();
   }
 }
 
@@ -54,7 +90,7 @@ export const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
         throw new AppError('unsupported_media', 'send the EPUB as multipart/form-data, field "file"');
       const part = await req.file();
       if (part?.fieldname !== 'file') throw invalid('the multipart field "file" is required');
-      const path = await saveFilePart(part, join(app.ctx.store.root, '.tmp'));
+      const path = await saveFilePart(part, join(app.ctx.store.root, '.tmp'), req.raw);
       try {
         return ok(await uploadEpub(app.ctx.ingest, path, part.filename ?? ''));
       } finally {
