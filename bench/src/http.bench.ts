@@ -53,6 +53,11 @@ function endpoints(s: Sample, token: string): Endpoint[] {
         `/book/detail?fileName=${at(r, r() < 0.5 ? s.hotFileNames : s.fileNames)}&openId=${at(r, s.openIds)}`,
     },
     {
+      name: 'detail/anon',
+      server: 'reader',
+      path: (r) => `/book/detail?fileName=${at(r, r() < 0.5 ? s.hotFileNames : s.fileNames)}`,
+    },
+    {
       name: 'search',
       server: 'reader',
       path: (r) => `/book/search?keyword=${searchKeyword(s, r)}&openId=${at(r, s.openIds)}`,

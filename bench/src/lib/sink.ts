@@ -95,7 +95,9 @@ function sqliteSink(file: string): Sink {
       for (const t of triggers) db.exec(t.sql);
     },
     async finish() {
+      // row counts without value samples, as the service keeps them (packages/data planner-statistics.ts)
       db.exec('analyze');
+      db.exec('delete from sqlite_stat4');
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },

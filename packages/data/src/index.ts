@@ -2,6 +2,7 @@ export * from './create-db.js';
 export * from './database.js';
 export * from './dialect.js';
 export * from './migrate.js';
+export * from './planner-statistics.js';
 export { DEFAULT_CATEGORIES, UNCATEGORISED_ID } from './migrations/default-categories.js';
 export { migrations } from './migrations/index.js';
 export { type PoolStats, poolStats } from './pool-stats.js';

@@ -1,5 +1,6 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import { migrationProvider, migrations } from './migrations/index.js';
+import { dropPlannerSamples } from './planner-statistics.js';
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
@@ -26,6 +27,8 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new MigrationError(`migration ${failed} failed: ${(error as Error).message ?? error}`);
   }
+  // each deploy migrates: it also clears the value samples a hand-run ANALYZE may have left
+  await dropPlannerSamples(db);
   return (results ?? []).map((r) => r.migrationName);
 }
 

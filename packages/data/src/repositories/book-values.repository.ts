@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { analyze } from '../planner-statistics.js';
 import { valueGrams } from '../search/grams.js';
 import { bumpFacetVersion } from './catalog-version.repository.js';
 
@@ -70,7 +71,7 @@ export async function rebuildBookValues(db: Kysely<Database>): Promise<void> {
       await db.insertInto('book_values').values(batch).execute();
     }
   }
-  await sql`analyze book_values`.execute(db);
+  await analyze(db, 'book_values');
   await bumpFacetVersion(db);
 }
 
