@@ -7,5 +7,6 @@ export {
   type StoredBook,
 } from './file-store.js';
 export { DEFAULT_LIMITS, type EpubLimits, resolveLimits } from './limits.js';
-export { parseEpub } from './parse-epub.js';
+export { MAX_TOC_ENTRIES, parseEpub } from './parse-epub.js';
 export type { EpubCover, EpubMetadata, ParsedEpub, TocEntry, TocNode, TocSource } from './types.js';
+export { MAX_XML_DOCUMENT_BYTES } from './xml.js';

@@ -90,12 +90,36 @@ function readToc(zip: SafeZip, opf: ReturnType<typeof readOpf>): { items: RawToc
     try {
       items = read();
     } catch (err) {
-      if (err instanceof EpubError && err.code === 'BROKEN_XML') continue;
+      // a broken or oversized navigation document: the next source serves
+      if (err instanceof EpubError && (err.code === 'BROKEN_XML' || err.code === 'TOO_LARGE')) continue;
       throw err;
     }
-    if (items && countItems(items) > 0) return { items: canonicalPaths(zip, items), source };
+    if (items && countItems(items) > 0)
+      return { items: canonicalPaths(zip, firstItems(items, MAX_TOC_ENTRIES)), source };
   }
   return { items: [], source: 'spine' };
+}
+
+/**
+ * Entries of a table of contents kept, in document order; the rest are left out. Every entry is a row
+ * stored with the book and sent with its contents: a hostile book could otherwise have ~40,000 within
+ * MAX_XML_DOCUMENT_BYTES. Real books stay below (a 1,189-chapter Bible, a dictionary's letters).
+ */
+export const MAX_TOC_ENTRIES = 10_000;
+
+/** The first `max` items in document order (a parent before its children), as a tree again. */
+function firstItems(items: RawTocItem[], max: number): RawTocItem[] {
+  let left = max;
+  const take = (list: RawTocItem[]): RawTocItem[] => {
+    const kept: RawTocItem[] = [];
+    for (const item of list) {
+      if (left === 0) break;
+      left -= 1;
+      kept.push({ ...item, children: take(item.children) });
+    }
+    return kept;
+  };
+  return take(items);
 }
 
 /** Uses the archive's own spelling of each path, so `text` names a file that really exists. */

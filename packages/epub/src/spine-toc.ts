@@ -1,9 +1,8 @@
-import { EpubError } from './errors.js';
 import type { OpfPackage } from './opf.parser.js';
 import { baseName } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
 import type { RawTocItem } from './toc.builder.js';
-import { descendants, parseXml, textOf } from './xml.js';
+import { decodeEntities, decodeXml } from './xml-guard.js';
 
 /** Last resort when a book has no usable TOC: one entry per spine document, titled from `<title>`. */
 export function spineToc(zip: SafeZip, opf: OpfPackage): RawTocItem[] {
@@ -24,12 +23,15 @@ export function spineToc(zip: SafeZip, opf: OpfPackage): RawTocItem[] {
   return items;
 }
 
+/**
+ * Where a document's `<title>` is looked for: its head, at the start. Parsing each whole document for
+ * it held the event loop for the size of the book (a 2 MB upload of 1,000 chapters of 400 KiB: 14 s).
+ */
+const HEAD_BYTES = 16 * 1024;
+
+/** The text of the document's `<title>` when it lies in its first HEAD_BYTES; '' otherwise. */
 function titleOf(zip: SafeZip, path: string): string {
-  try {
-    const title = descendants(parseXml(zip.read(path), path, false), 'title')[0];
-    return title ? textOf(title) : '';
-  } catch (err) {
-    if (err instanceof EpubError && err.code !== 'BROKEN_XML') throw err;
-    return '';
-  }
+  const head = decodeXml(zip.read(path).subarray(0, HEAD_BYTES));
+  const title = /<(?:[\w-]+:)?title\b[^>]*>([^<]*)<\/(?:[\w-]+:)?title\s*>/i.exec(head)?.[1] ?? '';
+  return decodeEntities(title).replace(/\s+/g, ' ').trim();
 }

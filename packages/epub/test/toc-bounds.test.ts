@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { MAX_TOC_ENTRIES, MAX_XML_DOCUMENT_BYTES, parseEpub } from '../src/index.js';
+import { containerXml, writeZip } from '../src/testing/index.js';
+import { expectEpubError } from './helpers.js';
+
+// How much of a hostile book the parser reads (spec: "safe against hostile uploads"; decisions.md
+// limits): parsing is synchronous, so what it reads is time the admin service answers nobody.
+
+const NCX_TYPE = 'application/x-dtbncx+xml';
+const XHTML = 'application/xhtml+xml';
+
+interface Doc {
+  name: string;
+  data: string;
+  /** manifest attributes besides id, href and media-type */
+  props?: string;
+  type?: string;
+}
+
+/** An EPUB whose spine is every XHTML document given, in order, with `spineToc` naming the NCX. */
+function book(docs: Doc[], opfPadding = ''): Buffer {
+  const items = docs.map(
+    (d, i) => `<item id="d${i}" href="${d.name}" media-type="${d.type ?? XHTML}"${d.props ?? ''}/>`,
+  );
+  const ncx = docs.findIndex((d) => d.type === NCX_TYPE);
+  const spine = docs
+    .map((d, i) => (d.type === undefined && !d.props ? `<itemref idref="d${i}"/>` : ''))
+    .join('');
+  const opf = `<?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title><dc:language>en</dc:language><dc:identifier id="id">x</dc:identifier></metadata><!--${opfPadding}--><manifest>${items.join('')}</manifest><spine${ncx >= 0 ? ` toc="d${ncx}"` : ''}>${spine}</spine></package>`;
+  return writeZip([
+    { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+    { name: 'META-INF/container.xml', data: containerXml('content.opf') },
+    { name: 'content.opf', data: opf },
+    ...docs.map((d) => ({ name: d.name, data: d.data })),
+  ]);
+}
+
+const page = (head: string, body = '') =>
+  `<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head>${head}</head><body><p>${body}</p></body></html>`;
+const ncx = (points: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><head/><docTitle><text>T</text></docTitle><navMap>${points}</navMap></ncx>`;
+const point = (label: string, children = '') =>
+  `<navPoint id="${label}"><navLabel><text>${label}</text></navLabel><content src="c.xhtml#${label}"/>${children}</navPoint>`;
+/** Text past MAX_XML_DOCUMENT_BYTES that does not compress (the archive checks refuse what does). */
+const oversize = randomBytes(MAX_XML_DOCUMENT_BYTES).toString('base64');
+
+describe('bounds on what a book makes the parser read', () => {
+  it("titles spine entries from each document's head, without parsing its body", async () => {
+    const parsed = await parseEpub(
+      book([
+        { name: 'a.xhtml', data: page('<title>\n  Tom &amp; Jerry\n</title>', oversize) },
+        { name: 'b.xhtml', data: page('<meta charset="utf-8"/>') },
+        { name: 'c.xhtml', data: page('<title lang="zh">第一章</title>') },
+      ]),
+    );
+    expect(parsed.tocSource).toBe('spine');
+    expect(parsed.contents.map((c) => [c.label, c.text])).toEqual([
+      ['Tom & Jerry', 'a.xhtml'],
+      ['b', 'b.xhtml'], // no title in its head: named by its file, as before
+      ['第一章', 'c.xhtml'],
+    ]);
+  });
+
+  it('does not parse a navigation document over the limit: the NCX serves, then the spine', async () => {
+    const nav = (padding: string) =>
+      `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol><li><a href="c.xhtml">From nav</a></li></ol></nav><p>${padding}</p></body></html>`;
+    const docs = (navPadding: string, ncxPadding: string): Doc[] => [
+      { name: 'c.xhtml', data: page('<title>From spine</title>') },
+      { name: 'nav.xhtml', data: nav(navPadding), props: ' properties="nav"' },
+      { name: 'toc.ncx', data: ncx(point('FromNcx') + `<!--${ncxPadding}-->`), type: NCX_TYPE },
+    ];
+    const label = async (d: Doc[]) => (await parseEpub(book(d))).contents.map((c) => c.label);
+    expect(await label(docs('', ''))).toEqual(['From nav']);
+    expect(await label(docs(oversize, ''))).toEqual(['FromNcx']);
+    expect(await label(docs(oversize, oversize))).toEqual(['From spine']);
+  });
+
+  it('refuses a book whose package document is over the limit', async () => {
+    const err = await expectEpubError(
+      parseEpub(book([{ name: 'c.xhtml', data: page('<title>C</title>') }], oversize)),
+      'TOO_LARGE',
+    );
+    expect(err.message).toMatch(/content\.opf is \d+ bytes, over the 4194304 bytes read of an XML document/);
+  });
+
+  it('keeps the first MAX_TOC_ENTRIES entries of a longer table of contents, in document order', async () => {
+    const flat = Array.from({ length: MAX_TOC_ENTRIES + 2 }, (_, i) => point(`P${i + 1}`)).join('');
+    const parsed = await parseEpub(
+      book([
+        { name: 'c.xhtml', data: page('<title>C</title>') },
+        { name: 'toc.ncx', data: ncx(point('P0', point('C1') + point('C2')) + flat), type: NCX_TYPE },
+      ]),
+    );
+    expect(parsed.contents).toHaveLength(MAX_TOC_ENTRIES);
+    expect(parsed.contents.slice(0, 4).map((c) => [c.label, c.level])).toEqual([
+      ['P0', 0],
+      ['C1', 1],
+      ['C2', 1],
+      ['P1', 0],
+    ]);
+    // P0 and its two children, then P1 .. P9997
+    expect(parsed.contents.at(-1)!.label).toBe(`P${MAX_TOC_ENTRIES - 3}`);
+    expect(parsed.contentsTree).toHaveLength(MAX_TOC_ENTRIES - 2);
+    expect(parsed.contentsTree[0]!.children.map((c) => c.label)).toEqual(['C1', 'C2']);
+  });
+});
