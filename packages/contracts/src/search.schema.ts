@@ -73,7 +73,12 @@ export const SearchListQuery = Type.Object(
       Type.String({ maxLength: MaxLength.filter, description: 'Category name (exact match).' }),
     ),
     categoryId: Type.Optional(
-      Type.String({ pattern: '^[0-9]+$', maxLength: 10, description: 'Category id, as a string of digits.' }),
+      // blank, like the other filters, counts as not sent (clients send every key of their form)
+      Type.String({
+        pattern: '^\\s*[0-9]*\\s*$',
+        maxLength: 10,
+        description: 'Category id, as a string of digits; blank counts as not sent.',
+      }),
     ),
     page: Type.Optional(pageParam()),
     pageSize: Type.Optional(pageSizeParam()),
