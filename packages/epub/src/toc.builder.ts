@@ -17,7 +17,7 @@ export function buildToc(items: RawTocItem[]): { contents: TocEntry[]; contentsT
   const walk = (list: RawTocItem[], level: number, pid: string): TocNode[] =>
     list.map((item) => {
       const order = contents.length + 1;
-      const id = item.navId && !used.has(item.navId) ? item.navId : `toc-${order}`;
+      const id = item.navId && !used.has(item.navId) ? item.navId : freeId(`toc-${order}`, used);
       used.add(id);
       const entry: TocEntry = {
         id,
@@ -34,6 +34,16 @@ export function buildToc(items: RawTocItem[]): { contents: TocEntry[]; contentsT
     });
   const contentsTree = walk(items, 0, '');
   return { contents, contentsTree };
+}
+
+/**
+ * `base`, or `base-2`, `base-3`... when a book's own ids took it: ids are what children point to and
+ * what the tree is built from, so two entries sharing one lost the first and repeated the second.
+ */
+function freeId(base: string, used: ReadonlySet<string>): string {
+  let id = base;
+  for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+  return id;
 }
 
 export function countItems(items: RawTocItem[]): number {

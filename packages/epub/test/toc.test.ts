@@ -92,6 +92,37 @@ describe('table of contents', () => {
     },
   );
 
+  it("gives every entry its own id, also when the book's own ids take the generated ones", async () => {
+    // found by an audit: `toc-2` named Chapter A and, generated, Chapter B too; the tree lost Chapter A
+    const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>
+<nav epub:type="toc"><ol><li id="toc-2"><a href="c.xhtml">Chapter A</a></li><li><a href="c.xhtml#b">Chapter B</a><ol><li><a href="c.xhtml#c">Section B.1</a></li></ol></li><li id="toc-2-2"><a href="c.xhtml#d">Chapter D</a></li></ol></nav></body></html>`;
+    const opf = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></metadata>
+<manifest><item id="n" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c"/></spine></package>`;
+    const book = await parseEpub(
+      writeZip([
+        { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+        {
+          name: 'META-INF/container.xml',
+          data: '<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>',
+        },
+        { name: 'content.opf', data: opf },
+        { name: 'nav.xhtml', data: nav },
+        { name: 'c.xhtml', data: '<html><head><title>C</title></head><body/></html>' },
+      ]),
+    );
+    expect(book.contents.map((c) => [c.id, c.label, c.pid])).toEqual([
+      ['toc-2', 'Chapter A', ''],
+      ['toc-2-2', 'Chapter B', ''],
+      ['toc-3', 'Section B.1', 'toc-2-2'],
+      ['toc-4', 'Chapter D', ''], // its own id was taken by then
+    ]);
+    expect(book.contentsTree.map((n) => [n.label, n.children.map((c) => c.label)])).toEqual([
+      ['Chapter A', []],
+      ['Chapter B', ['Section B.1']],
+      ['Chapter D', []],
+    ]);
+  });
+
   it('keeps fragments in href but not in text', async () => {
     const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>
 <nav epub:type="landmarks"><ol><li><a href="c.xhtml">Landmark</a></li></ol></nav>
