@@ -1,3 +1,4 @@
+export * from './constraint-errors.js';
 export * from './create-db.js';
 export * from './database.js';
 export * from './dialect.js';

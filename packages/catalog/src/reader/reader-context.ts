@@ -1,6 +1,7 @@
-import type { Database, WriteBatcher } from '@readlib/data';
+import { type Database, isForeignKeyViolation, type WriteBatcher } from '@readlib/data';
 import type { Kysely } from 'kysely';
 import type { Cache } from '../cache/cache.js';
+import { notFound } from '../errors.js';
 import type { PublicUrls } from '../urls.js';
 import type { CatalogMemo } from './catalog-memo.js';
 
@@ -18,9 +19,18 @@ export interface ReaderContext {
   writes?: WriteBatcher;
 }
 
-/** Runs a write in the context's next group commit, or alone when the context has no batcher. */
-export function write<T>(ctx: ReaderContext, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-  return ctx.writes ? ctx.writes.run(work) : work(ctx.db);
+/**
+ * Runs a write in the context's next group commit, or alone when the context has no batcher. Reader
+ * writes name a registered user, who is never deleted, and a book, which an operator may delete after
+ * the request found it: that is the book not found (404), not an internal error (found by an audit).
+ */
+export async function write<T>(ctx: ReaderContext, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  try {
+    return await (ctx.writes ? ctx.writes.run(work) : work(ctx.db));
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw notFound('book');
+    throw err;
+  }
 }
 
 /** Cache keys of data that book writes (create, update, delete, import) change: invalidate this prefix. */
