@@ -160,6 +160,16 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
       expect([blank.statusCode, blank.json().code], String(title)).toEqual([400, -1]);
     }
     expect((await findBookByFileName(t.h.db, b.file_name))!.title).toBe('T');
+    // `cover` names a stored image by its /res/ URL, or none by ''; any other is refused, not dropped
+    // without a word (found by an audit)
+    const own = await post('/book/update', { fileName: b.file_name, cover: 'http://res.test/res/img/x.png' });
+    expect(own.statusCode).toBe(200);
+    expect((await findBookByFileName(t.h.db, b.file_name))!.cover_path).toBe('img/x.png');
+    const foreign = await post('/book/update', { fileName: b.file_name, cover: 'https://cdn.example/x.jpg' });
+    expect([foreign.statusCode, foreign.json().code]).toEqual([400, -1]);
+    expect(foreign.json().msg).toMatch(/cover must be empty or a URL of this service's \/res\/ files/);
+    expect((await post('/book/update', { fileName: b.file_name, cover: '' })).statusCode).toBe(200);
+    expect((await findBookByFileName(t.h.db, b.file_name))!.cover_path).toBe('');
   });
 
   it("POST /book/create: existing fileName 409; duplicate title+author+publisher 409 keeping both books' files", async () => {
@@ -176,8 +186,11 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
         makeEpub({ title: 'Same', creators: ['Author'], publisher: 'House', chapters: [{ title: 'Other' }] }),
       )
     ).json().data;
-    const dup = await post('/book/create', { fileName: second.fileName });
+    const categories = await count(t, 'categories');
+    const dup = await post('/book/create', { fileName: second.fileName, categoryText: 'Refused Shelf' });
     expect([dup.statusCode, dup.json().code]).toEqual([409, -1]);
+    // a refused create adds nothing, not even the category it named (found by an audit)
+    expect(await count(t, 'categories')).toBe(categories);
     expect(await t.store.hasBook(first.fileName)).toBe(true);
     expect(await t.store.hasBook(second.fileName)).toBe(true);
     expect(await count(t, 'uploads')).toBe(1);
@@ -205,8 +218,13 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     expect(await storeFiles(t)).toEqual([]);
     const badName = await post('/book/create', { fileName: '../x', title: 'X' });
     expect([badName.statusCode, badName.json().code]).toEqual([400, -1]);
-    const noTitle = await post('/book/create', { fileName: 'remote-2' });
+    const categories = await count(t, 'categories');
+    const noTitle = await post('/book/create', { fileName: 'remote-2', categoryText: 'Never Made' });
     expect(noTitle.statusCode).toBe(400);
+    const noCategory = await post('/book/create', { fileName: 'remote-3', title: 'R3', category: 999 });
+    expect([noCategory.statusCode, noCategory.json().msg]).toEqual([400, 'category 999 does not exist']);
+    expect(await count(t, 'categories')).toBe(categories);
+    expect(await findBookByFileName(t.h.db, 'remote-3')).toBeUndefined();
     expect((await get('/book/delete?fileName=remote-1')).statusCode).toBe(200);
   });
 });

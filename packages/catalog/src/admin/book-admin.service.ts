@@ -108,10 +108,14 @@ export function columnsFrom(body: Writable, urls: PublicUrls): BookUpdate {
     const value = body[key as keyof typeof map];
     if (value !== undefined) out[column] = value;
   }
-  // `cover` is derived from coverPath; a URL of our own /res/ is taken back to its stored path
+  // `cover` is derived from coverPath; a URL of our own /res/ is taken back to its stored path, and any
+  // other is refused: it was dropped without a word before (found by an audit), but a cover is a file
+  // of the store, which `/res/` serves
   if (body.cover !== undefined && body.coverPath === undefined) {
     const path = urls.storePath(body.cover);
-    if (path !== undefined) out.cover_path = path;
+    if (path === undefined)
+      throw invalid(`cover must be empty or a URL of this service's /res/ files, not ${body.cover}`);
+    out.cover_path = path;
   }
   return out;
 }

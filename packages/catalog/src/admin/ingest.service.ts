@@ -142,17 +142,18 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
   }
   const base = bookFromPending(pending ?? emptyPending(fileName));
   const book: NewBook = { ...base, ...columnsFrom(body, deps.urls) };
-  const categoryId = await resolveCategory(db, body);
-  if (categoryId !== undefined) book.category_id = categoryId;
   if (!book.title.trim()) throw invalid('title is required');
   const dup = await findDuplicate(db, book);
   if (dup)
     throw conflict(`the same title, author and publisher are already in the catalogue as ${dup.file_name}`);
   const toc: NewTocEntry[] = pending ? pending.contents.map(toTocRow) : [];
   try {
-    // the book and the end of its upload in one transaction: when the expiry sweep has taken the
-    // upload row first (it removes the files next), the book is not created without its files
+    // the book, a category it names anew and the end of its upload in one transaction: a refused
+    // create adds no category (found by an audit), and when the expiry sweep has taken the upload row
+    // first (it removes the files next), the book is not created without its files
     await db.transaction().execute(async (trx) => {
+      const categoryId = await resolveCategory(trx, body);
+      if (categoryId !== undefined) book.category_id = categoryId;
       await insertBook(trx, book, toc);
       if (upload && !(await deleteUpload(trx, fileName))) throw expired(fileName);
     });
