@@ -57,6 +57,9 @@ describe.each(dialects)('spec §4.7 / decisions.md §3 book detail on $name', (d
     t.clock.now += 1000;
     await view(t, b.file_name, 'u0');
     await view(t, b.file_name, 'never-registered');
+    // an empty openId, as a client sends before its login, is an anonymous read (not 400)
+    const anonymous = await get(t, '/book/detail', { fileName: b.file_name, openId: '' });
+    expect([anonymous.status, anonymous.body.data.rank]).toEqual([200, 0]);
     const data = await view(t, b.file_name, 'u0');
     expect(data.readerNum).toBe(12);
     expect(data.readers).toHaveLength(10);

@@ -71,6 +71,8 @@ describe.each(dialects)('spec §4.5 / decisions.md §3 search on $name', (dialec
   it('logs every search with the openId when sent', async () => {
     await get(t, '/book/search', { keyword: 'alpha', openId: 'u9' });
     await get(t, '/book/search', { keyword: 'beta' });
+    // an empty openId, as a client sends before its login, counts as not sent
+    expect((await get(t, '/book/search', { keyword: 'gamma', openId: '' })).status).toBe(200);
     const rows = await t.h.db
       .selectFrom('search_log')
       .select(['keyword', 'open_id', 'created_at'])
@@ -79,6 +81,7 @@ describe.each(dialects)('spec §4.5 / decisions.md §3 search on $name', (dialec
     expect(rows.map((r) => [r.keyword, r.open_id, Number(r.created_at)])).toEqual([
       ['alpha', 'u9', t.clock.now],
       ['beta', null, t.clock.now],
+      ['gamma', null, t.clock.now],
     ]);
   });
 

@@ -1,11 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { fileNameParam, openIdParam, RANK_MAX, RANK_MIN } from './fields.js';
+import { fileNameParam, openIdParam, optionalOpenIdParam, RANK_MAX, RANK_MIN } from './fields.js';
 
 /** GET /book/detail query (spec §4.7). Supplying openId records a view (decisions.md §3). */
 export const DetailQuery = Type.Object(
   {
     fileName: fileNameParam(),
-    openId: Type.Optional(openIdParam('User identifier; when sent, a view is recorded and rank is theirs.')),
+    openId: optionalOpenIdParam('User identifier; when sent, a view is recorded and rank is theirs.'),
   },
   { $id: 'DetailQuery', description: 'Book detail query (spec §4.7).' },
 );

@@ -50,6 +50,13 @@ export const freeString = (maxLength: number, description: string) => Type.Strin
 export const openIdParam = (description = 'User identifier on the host platform (openId).') =>
   requiredString(MaxLength.openId, description);
 
+/**
+ * An openId a read may go without: empty counts as not sent, as a client before its login sends it
+ * (`openId=`), like the blank filters of search-list.
+ */
+export const optionalOpenIdParam = (description: string) =>
+  Type.Optional(freeString(MaxLength.openId, `${description} Empty counts as not sent.`));
+
 export const fileNameParam = (description = 'E-book file name, the unique identifier of the book.') =>
   requiredString(MaxLength.fileName, description);
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { BookSummary } from './book.schema.js';
-import { MaxLength, openIdParam, pageParam, pageSizeParam, ref, requiredString } from './fields.js';
+import { MaxLength, optionalOpenIdParam, pageParam, pageSizeParam, ref, requiredString } from './fields.js';
 
 /** Author group item of the search result (spec §2.8). */
 export const SearchAuthor = Type.Object(
@@ -54,7 +54,7 @@ export const SearchQuery = Type.Object(
       MaxLength.keyword,
       'Substring of title, author, publisher or category name (case-insensitive).',
     ),
-    openId: Type.Optional(openIdParam('User identifier, logged with the search.')),
+    openId: optionalOpenIdParam('User identifier, logged with the search.'),
     page: Type.Optional(pageParam()),
     pageSize: Type.Optional(pageSizeParam()),
   },

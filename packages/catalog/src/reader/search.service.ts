@@ -51,7 +51,7 @@ export async function search(ctx: ReaderContext, input: SearchInput): Promise<Se
   const keep = ctx.catalog && page.limit <= PAGE_SIZE_DEFAULT ? ctx.catalog : undefined;
   const [result] = await Promise.all([
     keep ? keep.answer(`search:${page.offset}:${page.limit}:${keyword}`, compute) : compute(),
-    write(ctx, (db) => logSearch(db, keyword, input.openId ?? null, ctx.now())),
+    write(ctx, (db) => logSearch(db, keyword, input.openId || null, ctx.now())),
   ]);
   return result;
 }
