@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { EpubError } from './errors.js';
 import { coverExtension, exists, listDir, settledAll, stem, unpackTo } from './file-store.helpers.js';
 import { type EpubLimits, resolveLimits } from './limits.js';
@@ -61,6 +61,13 @@ export class FileStore {
 
   async hasBook(fileName: string): Promise<boolean> {
     return exists(this.paths(fileName).epub);
+  }
+
+  /** Whether a path relative to the store (as books record them: `img/...`) names a file or folder in it. */
+  async has(relativePath: string): Promise<boolean> {
+    const target = resolve(this.root, relativePath);
+    if (!target.startsWith(`${this.root}${sep}`) || isAbsolute(relativePath)) return false;
+    return exists(target);
   }
 
   /**

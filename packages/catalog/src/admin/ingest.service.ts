@@ -143,6 +143,7 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
   const base = bookFromPending(pending ?? emptyPending(fileName));
   const book: NewBook = { ...base, ...columnsFrom(body, deps.urls) };
   if (!book.title.trim()) throw invalid('title is required');
+  if (!pending) await assertStored(deps.store, book);
   const dup = await findDuplicate(db, book);
   if (dup)
     throw conflict(`the same title, author and publisher are already in the catalogue as ${dup.file_name}`);
@@ -160,6 +161,21 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`a book named ${fileName} exists`);
     throw err;
+  }
+}
+
+/**
+ * A record created without an upload may point at files already in the store, not at files that are
+ * not there: after the expiry sweep, a create repeating an expired upload's paths made a book whose
+ * cover, contents and package file were missing (found by an audit).
+ */
+async function assertStored(store: FileStore, book: NewBook): Promise<void> {
+  const paths = { filePath: book.file_path, unzipPath: book.unzip_path, coverPath: book.cover_path };
+  for (const [field, path] of Object.entries(paths)) {
+    if (path && !(await store.has(path)))
+      throw invalid(
+        `${field} ${path} is not in the store (an expired upload's files are removed): upload the book again`,
+      );
   }
 }
 
