@@ -7,6 +7,7 @@ import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
+import { SqliteReadWorker, setReadWorker } from './sqlite-read-worker.js';
 import { SplitSqliteDialect } from './sqlite-split-driver.js';
 import { withStatementCache } from './sqlite-statements.js';
 import {
@@ -126,12 +127,16 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     total: (reader.open ? 1 : 0) + (writer.open ? 1 : 0),
     waiting: gauges.waiting,
   }));
+  // started on the first long read (report screens): a service that makes none has no such thread
+  const readWorker = new SqliteReadWorker(config.file);
+  setReadWorker(db, readWorker);
   return {
     db,
     dialect: 'sqlite',
     ...(checkpointer ? { checkpointer } : {}),
     destroy: async () => {
       await checkpointer?.stop();
+      await readWorker.close();
       await db.destroy();
     },
   };

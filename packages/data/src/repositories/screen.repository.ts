@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
+import { longRead } from '../sqlite-read-worker.js';
 import { numberKey, textKey } from './group-keys.js';
 
 /** Tables whose rows are dated events (created_at, epoch ms): what the report screens count. */
@@ -18,7 +19,9 @@ export async function countCreated(
   let q = db.selectFrom(table as 'views').select((eb) => eb.fn.countAll<number>().as('n'));
   if (since !== undefined) q = q.where('created_at', '>=', since);
   if (until !== undefined) q = q.where('created_at', '<', until);
-  return Number((await q.executeTakeFirstOrThrow()).n);
+  // millions of rows at 1M books (every view): counted off the event loop where the file allows
+  const [row] = await longRead(db, q);
+  return Number(row!.n);
 }
 
 /** Rows per UTC day in [since, until), keyed by day number (ms / DAY_MS); days without rows are absent. */
@@ -30,13 +33,15 @@ export async function dailyCounts(
 ): Promise<Map<number, number>> {
   // integer division on both dialects (integer on SQLite, bigint on PostgreSQL); a literal, not a parameter
   const day = sql<number>`created_at / ${sql.lit(DAY_MS)}`;
-  const rows = await db
-    .selectFrom(table as 'views')
-    .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
-    .where('created_at', '>=', since)
-    .where('created_at', '<', until)
-    .groupBy(day)
-    .execute();
+  const rows = await longRead(
+    db,
+    db
+      .selectFrom(table as 'views')
+      .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', since)
+      .where('created_at', '<', until)
+      .groupBy(day),
+  );
   return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
 }
 
@@ -62,12 +67,14 @@ export async function categoryActivity(db: Kysely<Database>, since: number): Pro
     .groupBy('books.category_id')
     .as('v');
   // the maintained book count (insert, update, delete and the seed keep it) instead of joining every book
-  const rows = await db
-    .selectFrom('categories')
-    .leftJoin(perCategory, 'v.category_id', 'categories.id')
-    .select(['categories.id as id', 'categories.name as name', 'categories.book_count as num', 'v.views'])
-    .orderBy('categories.id')
-    .execute();
+  const rows = await longRead(
+    db,
+    db
+      .selectFrom('categories')
+      .leftJoin(perCategory, 'v.category_id', 'categories.id')
+      .select(['categories.id as id', 'categories.name as name', 'categories.book_count as num', 'v.views'])
+      .orderBy('categories.id'),
+  );
   return rows.map((r) => ({ id: r.id, name: r.name, num: Number(r.num), views: Number(r.views ?? 0) }));
 }
 
@@ -91,13 +98,15 @@ export async function topReadBooks(
     .orderBy('book_readers.book_id')
     .limit(limit)
     .as('t');
-  const rows = await db
-    .selectFrom(top)
-    .innerJoin('books', 'books.id', 't.book_id')
-    .select(['books.file_name as fileName', 'books.title as title', 't.readers'])
-    .orderBy('t.readers', 'desc')
-    .orderBy('t.book_id')
-    .execute();
+  const rows = await longRead(
+    db,
+    db
+      .selectFrom(top)
+      .innerJoin('books', 'books.id', 't.book_id')
+      .select(['books.file_name as fileName', 'books.title as title', 't.readers'])
+      .orderBy('t.readers', 'desc')
+      .orderBy('t.book_id'),
+  );
   return rows.map((r) => ({ fileName: r.fileName, title: r.title, readers: Number(r.readers) }));
 }
 
@@ -108,14 +117,16 @@ export async function usersBy(
   since: number,
 ): Promise<Array<{ name: string; value: number }>> {
   const key = textKey(field); // not by the column: see group-keys.ts
-  const rows = await db
-    .selectFrom('users')
-    .select([key.as('name'), (eb) => eb.fn.countAll<number>().as('value')])
-    .where(field, '<>', '')
-    .where('created_at', '>=', since)
-    .groupBy(key)
-    .orderBy('value', 'desc')
-    .orderBy('name')
-    .execute();
+  const rows = await longRead(
+    db,
+    db
+      .selectFrom('users')
+      .select([key.as('name'), (eb) => eb.fn.countAll<number>().as('value')])
+      .where(field, '<>', '')
+      .where('created_at', '>=', since)
+      .groupBy(key)
+      .orderBy('value', 'desc')
+      .orderBy('name'),
+  );
   return rows.map((r) => ({ name: String(r.name), value: Number(r.value) }));
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { longRead } from '../sqlite-read-worker.js';
 import { inTransaction } from '../write-batcher.js';
 import { countSearch } from './activity-stats.repository.js';
 
@@ -27,19 +28,21 @@ export async function topKeywords(
   since: number,
   limit: number,
 ): Promise<KeywordCount[]> {
-  const rows = await db
-    .selectFrom('search_log')
-    .select([
-      'keyword',
-      (eb) => eb.fn.countAll<number>().as('n'),
-      (eb) => eb.fn.count<number>('open_id').distinct().as('u'),
-    ])
-    .where('created_at', '>=', since)
-    .groupBy('keyword')
-    .orderBy('n', 'desc')
-    .orderBy('keyword')
-    .limit(limit)
-    .execute();
+  const rows = await longRead(
+    db,
+    db
+      .selectFrom('search_log')
+      .select([
+        'keyword',
+        (eb) => eb.fn.countAll<number>().as('n'),
+        (eb) => eb.fn.count<number>('open_id').distinct().as('u'),
+      ])
+      .where('created_at', '>=', since)
+      .groupBy('keyword')
+      .orderBy('n', 'desc')
+      .orderBy('keyword')
+      .limit(limit),
+  );
   return rows.map((r) => ({ keyword: r.keyword, count: Number(r.n), users: Number(r.u) }));
 }
 

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { compiledOnce, compiledStatement } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
+import { longRead } from '../sqlite-read-worker.js';
 import { inTransaction } from '../write-batcher.js';
 import { countBookView } from './activity-stats.repository.js';
 import { numberKey } from './group-keys.js';
@@ -95,15 +96,17 @@ export async function topViewedBookIds(
   since: number,
   limit: number,
 ): Promise<Array<{ bookId: number; views: number }>> {
-  const rows = await db
-    .selectFrom('views')
-    .select([numberKey('book_id').as('book_id'), (eb) => eb.fn.countAll<number>().as('n')])
-    .where('created_at', '>=', since)
-    .groupBy(numberKey('book_id')) // not by the column: see group-keys.ts
-    .orderBy('n', 'desc')
-    .orderBy('book_id')
-    .limit(limit)
-    .execute();
+  const rows = await longRead(
+    db,
+    db
+      .selectFrom('views')
+      .select([numberKey('book_id').as('book_id'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', since)
+      .groupBy(numberKey('book_id')) // not by the column: see group-keys.ts
+      .orderBy('n', 'desc')
+      .orderBy('book_id')
+      .limit(limit),
+  );
   return rows.map((r) => ({ bookId: r.book_id, views: Number(r.n) }));
 }
 
