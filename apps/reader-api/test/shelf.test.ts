@@ -32,6 +32,22 @@ describe.each(dialects)('spec §4.8 / decisions.md §3 shelf on $name', (dialect
     });
   });
 
+  it('HEAD of save, remove and rank save changes nothing: those routes answer GET only', async () => {
+    const [a] = await seedBooks(t, 1);
+    await save('u1', a!.file_name);
+    const head = async (path: string, query: Record<string, string>) =>
+      (await t.app.inject({ method: 'HEAD', url: `${path}?${new URLSearchParams(query)}` })).statusCode;
+    expect(await head('/book/shelf/remove', { shelf: shelfArg('u1', a!.file_name) })).toBe(404);
+    expect(await head('/book/rank/save', { fileName: a!.file_name, openId: 'u1', rank: '5' })).toBe(404);
+    const [b] = await seedBooks(t, 1);
+    expect(await head('/book/shelf/save', { shelf: shelfArg('u1', b!.file_name) })).toBe(404);
+    const { data } = (await get(t, '/book/shelf/get', { openId: 'u1' })).body;
+    expect(data.map((e: { fileName: string }) => e.fileName)).toEqual([a!.file_name]);
+    expect((await get(t, '/book/detail', { fileName: a!.file_name, openId: 'u1' })).body.data.rank).toBe(0);
+    // reads keep their HEAD
+    expect(await head('/book/shelf/get', { openId: 'u1' })).toBe(200);
+  });
+
   it('get with fileName answers the shelf status of that book', async () => {
     const [a, b] = await seedBooks(t, 2);
     await save('u1', a!.file_name);

@@ -38,6 +38,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.get(
     '/book/rank/save',
     {
+      exposeHeadRoute: false, // as shelf save
       schema: {
         operationId: 'saveRank',
         tags,

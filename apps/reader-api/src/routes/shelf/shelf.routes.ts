@@ -26,6 +26,9 @@ export const shelfRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
   app.get(
     '/book/shelf/save',
     {
+      // a write behind GET (the spec's choice): HEAD, which prefetchers and link checkers send on their
+      // own, must not save anything, so it gets no route (404)
+      exposeHeadRoute: false,
       schema: {
         operationId: 'saveShelf',
         tags,
@@ -43,6 +46,7 @@ export const shelfRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
   app.get(
     '/book/shelf/remove',
     {
+      exposeHeadRoute: false, // as save
       schema: {
         operationId: 'removeShelf',
         tags,
