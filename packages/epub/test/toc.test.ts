@@ -2,6 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { parseEpub } from '../src/index.js';
 import { makeEpub, writeZip } from '../src/testing/index.js';
 
+/** A one-chapter EPUB 3 (`c.xhtml`) with the navigation document given. */
+function withNav(nav: string): Buffer {
+  const opf = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></metadata>
+<manifest><item id="n" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c"/></spine></package>`;
+  return writeZip([
+    { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+    {
+      name: 'META-INF/container.xml',
+      data: '<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>',
+    },
+    { name: 'content.opf', data: opf },
+    { name: 'nav.xhtml', data: nav },
+    { name: 'c.xhtml', data: '<html><head><title>C</title></head><body/></html>' },
+  ]);
+}
+
 describe('table of contents', () => {
   it('prefers the EPUB 3 nav document over the NCX', async () => {
     const book = await parseEpub(
@@ -96,20 +112,7 @@ describe('table of contents', () => {
     // found by an audit: `toc-2` named Chapter A and, generated, Chapter B too; the tree lost Chapter A
     const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>
 <nav epub:type="toc"><ol><li id="toc-2"><a href="c.xhtml">Chapter A</a></li><li><a href="c.xhtml#b">Chapter B</a><ol><li><a href="c.xhtml#c">Section B.1</a></li></ol></li><li id="toc-2-2"><a href="c.xhtml#d">Chapter D</a></li></ol></nav></body></html>`;
-    const opf = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></metadata>
-<manifest><item id="n" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c"/></spine></package>`;
-    const book = await parseEpub(
-      writeZip([
-        { name: 'mimetype', data: 'application/epub+zip', method: 0 },
-        {
-          name: 'META-INF/container.xml',
-          data: '<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>',
-        },
-        { name: 'content.opf', data: opf },
-        { name: 'nav.xhtml', data: nav },
-        { name: 'c.xhtml', data: '<html><head><title>C</title></head><body/></html>' },
-      ]),
-    );
+    const book = await parseEpub(withNav(nav));
     expect(book.contents.map((c) => [c.id, c.label, c.pid])).toEqual([
       ['toc-2', 'Chapter A', ''],
       ['toc-2-2', 'Chapter B', ''],
@@ -127,20 +130,7 @@ describe('table of contents', () => {
     const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>
 <nav epub:type="landmarks"><ol><li><a href="c.xhtml">Landmark</a></li></ol></nav>
 <nav epub:type="toc"><ol><li><span>Part <em>One</em></span><ol><li><a href="c.xhtml#s1">Section &amp; <b>1</b></a></li></ol></li></ol></nav></body></html>`;
-    const opf = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></metadata>
-<manifest><item id="n" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c"/></spine></package>`;
-    const book = await parseEpub(
-      writeZip([
-        { name: 'mimetype', data: 'application/epub+zip', method: 0 },
-        {
-          name: 'META-INF/container.xml',
-          data: '<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>',
-        },
-        { name: 'content.opf', data: opf },
-        { name: 'nav.xhtml', data: nav },
-        { name: 'c.xhtml', data: '<html><head><title>C</title></head><body/></html>' },
-      ]),
-    );
+    const book = await parseEpub(withNav(nav));
     expect(book.contents.map((c) => [c.label, c.href, c.text, c.level])).toEqual([
       ['Part One', 'c.xhtml#s1', 'c.xhtml', 0],
       ['Section & 1', 'c.xhtml#s1', 'c.xhtml', 1],

@@ -14,6 +14,18 @@ export interface UserProfile {
   language?: string | undefined;
 }
 
+/** The profile of a first registration that leaves every field out. */
+export const userDefaults = (platform: string) => ({
+  platform,
+  avatar_url: '',
+  nick_name: '',
+  gender: 0,
+  country: '',
+  province: '',
+  city: '',
+  language: '',
+});
+
 /**
  * Registration is an upsert keyed by openId. The first call stores the profile with defaults for what
  * it leaves out (`defaultPlatform`, gender 0, empty text); a later one changes only the fields it sends,
@@ -37,16 +49,7 @@ export async function upsertUser(
     language: p.language,
   };
   const changes = Object.fromEntries(Object.entries(sent).filter(([, v]) => v !== undefined));
-  const defaults = {
-    platform: defaultPlatform,
-    avatar_url: '',
-    nick_name: '',
-    gender: 0,
-    country: '',
-    province: '',
-    city: '',
-    language: '',
-  };
+  const defaults = userDefaults(defaultPlatform);
   await db
     .insertInto('users')
     .values({ open_id: p.openId, ...defaults, ...changes, created_at: now, updated_at: now })

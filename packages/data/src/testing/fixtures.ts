@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { NewBook, UsersTable } from '../database.js';
+import { userDefaults } from '../repositories/user.repository.js';
 
 let seq = 0;
 
@@ -28,19 +29,7 @@ export function sampleBook(overrides: Partial<NewBook> = {}): NewBook {
   };
 }
 
-/** A users row as written straight into the table (the repositories' upsertUser fills the same fields). */
+/** A users row as written straight into the table, with the defaults of a first registration. */
 export function sampleUser(openId: string): Insertable<UsersTable> {
-  return {
-    open_id: openId,
-    platform: 'wx',
-    avatar_url: '',
-    nick_name: '',
-    gender: 0,
-    country: '',
-    province: '',
-    city: '',
-    language: '',
-    created_at: 1,
-    updated_at: 1,
-  };
+  return { open_id: openId, ...userDefaults('wx'), created_at: 1, updated_at: 1 };
 }
