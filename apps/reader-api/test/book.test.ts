@@ -57,6 +57,16 @@ describe.each(dialects)('spec §4.7 / decisions.md §3 book detail on $name', (d
     t.clock.now += 1000;
     await view(t, b.file_name, 'u0');
     await view(t, b.file_name, 'never-registered');
+    // HEAD (link checkers, prefetchers) answers like GET but is no visit
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/book/detail?${new URLSearchParams({ fileName: b.file_name, openId: 'u1' })}`,
+    });
+    expect([head.statusCode, head.headers['content-type'], head.body]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      '',
+    ]);
     // an empty openId, as a client sends before its login, is an anonymous read (not 400)
     const anonymous = await get(t, '/book/detail', { fileName: b.file_name, openId: '' });
     expect([anonymous.status, anonymous.body.data.rank]).toEqual([200, 0]);

@@ -73,6 +73,9 @@ describe.each(dialects)('spec §4.5 / decisions.md §3 search on $name', (dialec
     await get(t, '/book/search', { keyword: 'beta' });
     // an empty openId, as a client sends before its login, counts as not sent
     expect((await get(t, '/book/search', { keyword: 'gamma', openId: '' })).status).toBe(200);
+    // HEAD answers like GET but searches nothing for a reader: not logged
+    const head = await t.app.inject({ method: 'HEAD', url: '/book/search?keyword=delta&openId=u9' });
+    expect([head.statusCode, head.body]).toEqual([200, '']);
     const rows = await t.h.db
       .selectFrom('search_log')
       .select(['keyword', 'open_id', 'created_at'])

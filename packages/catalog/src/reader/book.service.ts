@@ -33,13 +33,19 @@ export async function findBookSynced(ctx: ReaderContext, fileName: string): Prom
 /**
  * Book detail; a registered caller's visit is recorded first so they appear among its readers.
  * An unknown openId is served like an anonymous caller: reading needs no registration.
+ * `visit: false` (a HEAD request: link checkers, prefetchers) answers alike but records nothing.
  */
-export async function bookDetail(ctx: ReaderContext, fileName: string, openId?: string): Promise<BookDetail> {
+export async function bookDetail(
+  ctx: ReaderContext,
+  fileName: string,
+  openId?: string,
+  visit = true,
+): Promise<BookDetail> {
   const [book, user] = await Promise.all([
     findBook(ctx, fileName),
     openId ? findUserByOpenId(ctx.db, openId) : undefined,
   ]);
-  if (user) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
+  if (user && visit) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
   return detailOf(ctx, book, user?.id);
 }
 

@@ -39,9 +39,9 @@ export interface SearchInput {
  * The answer depends on the catalogue alone, so the memo keeps it for its catalogue version, which a
  * book write in any process moves (CatalogMemo.sync): a keyword searched again (readers search the
  * same few words) is answered without its index queries until the catalogue changes. The log is
- * written for every search.
+ * written for every search, except with `log: false` (a HEAD request, which searches nothing for a reader).
  */
-export async function search(ctx: ReaderContext, input: SearchInput): Promise<SearchResult> {
+export async function search(ctx: ReaderContext, input: SearchInput, log = true): Promise<SearchResult> {
   const keyword = input.keyword.trim();
   if (!keyword) throw invalid('keyword must not be blank');
   await syncCatalog(ctx);
@@ -51,7 +51,7 @@ export async function search(ctx: ReaderContext, input: SearchInput): Promise<Se
   const keep = ctx.catalog && page.limit <= PAGE_SIZE_DEFAULT ? ctx.catalog : undefined;
   const [result] = await Promise.all([
     keep ? keep.answer(`search:${page.offset}:${page.limit}:${keyword}`, compute) : compute(),
-    write(ctx, (db) => logSearch(db, keyword, input.openId || null, ctx.now())),
+    log ? write(ctx, (db) => logSearch(db, keyword, input.openId || null, ctx.now())) : undefined,
   ]);
   return result;
 }

@@ -18,7 +18,8 @@ export const bookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         response: responses(ref(BookDetail), [404]),
       },
     },
-    async (req) => ok(await bookDetail(ctx, req.query.fileName, req.query.openId)),
+    // HEAD answers the same headers without counting a visit (the spec counts readers' views)
+    async (req) => ok(await bookDetail(ctx, req.query.fileName, req.query.openId, req.method !== 'HEAD')),
   );
 
   app.get(

@@ -19,7 +19,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
         response: responses(ref(SearchResult)),
       },
     },
-    async (req) => ok(await search(ctx, req.query)),
+    // HEAD answers the same headers without adding to the search log (hot searches, word cloud)
+    async (req) => ok(await search(ctx, req.query, req.method !== 'HEAD')),
   );
 
   app.get(
