@@ -94,9 +94,12 @@ describe.each(dialects)('spec §4.1 / decisions.md §3 home page on $name', (dia
     for (let i = 0; i < 5; i++) await logSearch(t.h.db, 'old', null, now - 40 * DAY);
     for (let i = 0; i < 2; i++) await logSearch(t.h.db, 'fresh', null, now - DAY);
     await get(t, '/book/search', { keyword: 'fresh' });
-    await get(t, '/book/search', { keyword: 'other' });
+    // one keyword however it is typed, as search ignores case: 'Fresh' and full-width 'ＦＲＥＳＨ' count
+    await get(t, '/book/search', { keyword: 'Fresh' });
+    await get(t, '/book/search', { keyword: 'ＦＲＥＳＨ' });
+    for (let i = 0; i < 4; i++) await get(t, '/book/search', { keyword: `other${i % 2}` });
     const { data } = (await get(t, '/book/home/v2', { openId: 'x' })).body;
-    expect(data.hotSearch).toEqual({ num: 3, keyword: 'fresh' });
+    expect(data.hotSearch).toEqual({ num: 5, keyword: 'fresh' });
   });
 
   it('hotBook = most viewed of the last 30 days, all time when too few, then random fill', async () => {

@@ -11,6 +11,7 @@ import {
   findOperatorByUsername,
   findUpload,
   findUserByOpenId,
+  foldKeyword,
   insertBook,
   listShelf,
   logSearch,
@@ -149,14 +150,25 @@ describe.each(dialects)(
 
     it('search log: top keywords in a window with distinct searchers', async () => {
       await logSearch(h.db, 'dune', 'a', 100);
-      await logSearch(h.db, 'dune', 'a', 101);
-      await logSearch(h.db, 'dune', null, 102);
+      // one keyword however it was typed: search itself ignores case and compatibility forms
+      await logSearch(h.db, 'Dune', 'a', 101);
+      await logSearch(h.db, ' ＤＵＮＥ ', null, 102);
       await logSearch(h.db, '三体', 'b', 103);
       await logSearch(h.db, 'old', 'c', 1);
       expect(await topKeywords(h.db, 50, 10)).toEqual([
         { keyword: 'dune', count: 3, users: 1 },
         { keyword: '三体', count: 1, users: 1 },
       ]);
+    });
+
+    it('keywords are folded before they are logged', () => {
+      expect(['Harry  Potter', 'ＨＡＲＲＹ\tpotter ', 'harry potter'].map(foldKeyword)).toEqual([
+        'harry potter',
+        'harry potter',
+        'harry potter',
+      ]);
+      expect(foldKeyword('三体')).toBe('三体');
+      expect(foldKeyword('ｶﾀｶﾅ')).toBe('カタカナ');
     });
 
     it('operators have unique usernames', async () => {

@@ -4,15 +4,26 @@ import { longRead } from '../sqlite-read-worker.js';
 import { inTransaction } from '../write-batcher.js';
 import { countSearch } from './activity-stats.repository.js';
 
+/**
+ * The form a keyword is logged and counted in. Search matches case-insensitively, so `Dune`, `dune`,
+ * `DUNE ` and full-width `Ｄｕｎｅ` are one keyword for the hot search and the word cloud, not four that
+ * each count a quarter. Compatibility forms are unified (NFKC), case is folded, spaces are collapsed.
+ */
+export function foldKeyword(keyword: string): string {
+  return keyword.normalize('NFKC').toLowerCase().trim().replace(/\s+/g, ' ');
+}
+
+/** Logs a search (decisions.md §3: keyword, openId if any, time), its keyword folded by foldKeyword. */
 export async function logSearch(
   db: Kysely<Database>,
   keyword: string,
   openId: string | null,
   now = Date.now(),
 ) {
+  const folded = foldKeyword(keyword);
   await inTransaction(db, async (trx) => {
-    await trx.insertInto('search_log').values({ keyword, open_id: openId, created_at: now }).execute();
-    await countSearch(trx, keyword, now);
+    await trx.insertInto('search_log').values({ keyword: folded, open_id: openId, created_at: now }).execute();
+    await countSearch(trx, folded, now);
   });
 }
 
