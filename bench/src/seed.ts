@@ -7,6 +7,7 @@ import {
   rebuildActivityStats,
   rebuildBookValues,
   rebuildCategoryCounts,
+  rebuildViewDays,
 } from '@readlib/data';
 import {
   CITIES,
@@ -222,6 +223,7 @@ lap('analyze');
 {
   const h = createDb(dbConfigOf(db));
   await rebuildActivityStats(h.db, now - 30 * DAY);
+  await rebuildViewDays(h.db, now);
   lap('activity stats');
   // the search facets' value table and the category counts, which insertBook maintains and this bulk
   // load bypassed

@@ -126,6 +126,12 @@ describe.each(dialects)('decisions.md §5 report screens on $name', (dialect) =>
       { category: 1, categoryText: 'ComputerScience', num: 2, views: 5 },
       { category: 8, categoryText: 'History', num: 1, views: 1 },
     ]);
+    // the days before today were read from their roll-up (view_days), today from the views
+    const rolled = await t.h.db
+      .selectFrom('view_days')
+      .select((eb) => eb.fn.sum<number>('views').as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(rolled.n)).toBe(5);
     expect(
       d.topBooks.map((b: { no: number; title: string; readers: number }) => [b.no, b.title, b.readers]),
     ).toEqual([

@@ -163,6 +163,13 @@ export interface SearchStatsTable {
 }
 
 /** Where the `*_recent` counts start: events before `upto` have been subtracted. */
+/** Views per UTC day (epoch ms / 86,400,000) and category, for days before stat_cuts['view_days']. */
+export interface ViewDaysTable {
+  day: number;
+  category_id: number;
+  views: number;
+}
+
 export interface StatCutsTable {
   name: string;
   upto: Millis;
@@ -195,6 +202,7 @@ export interface Database {
   book_stats: BookStatsTable;
   search_stats: SearchStatsTable;
   stat_cuts: StatCutsTable;
+  view_days: ViewDaysTable;
   book_values: BookValuesTable;
 }
 

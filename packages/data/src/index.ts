@@ -19,6 +19,7 @@ export * from './repositories/operator.repository.js';
 export * from './repositories/rating.repository.js';
 export * from './repositories/recommend.repository.js';
 export * from './repositories/screen.repository.js';
+export * from './repositories/view-days.repository.js';
 export * from './repositories/search.repository.js';
 export * from './repositories/search-facet.repository.js';
 export * from './repositories/search-list.repository.js';

@@ -1,6 +1,7 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import { migrationProvider, migrations } from './migrations/index.js';
 import { dropPlannerSamples } from './planner-statistics.js';
+import { rollUpViewDays } from './repositories/view-days.repository.js';
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
@@ -29,6 +30,8 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
   }
   // each deploy migrates: it also clears the value samples a hand-run ANALYZE may have left
   await dropPlannerSamples(db);
+  // and counts the views of the days over since the last report screen (all of them the first time)
+  await rollUpViewDays(db, Date.now());
   return (results ?? []).map((r) => r.migrationName);
 }
 

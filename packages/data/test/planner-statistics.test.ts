@@ -19,8 +19,7 @@ describe.each(dialects)('planner statistics on $name', (dialect) => {
   const schema = () => (h.config.dialect === 'postgres' ? h.config.searchPath?.split(',')[0] : undefined);
   beforeEach(async () => {
     h = await dialect.create();
-    for (let i = 0; i < 30; i++)
-      await insertBook(h.db, sampleBook({ category_id: 1 + (i % 3) }), []);
+    for (let i = 0; i < 30; i++) await insertBook(h.db, sampleBook({ category_id: 1 + (i % 3) }), []);
   });
   afterEach(async () => h.destroy());
 

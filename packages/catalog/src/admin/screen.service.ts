@@ -7,9 +7,11 @@ import {
   type Database,
   dailyCounts,
   type EventTable,
+  rollUpViewDays,
   topKeywords,
   topReadBooks,
   usersBy,
+  viewsPerDay,
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
 import { lookupCity } from './gazetteer.js';
@@ -47,7 +49,8 @@ async function activity(db: Kysely<Database>, since?: number, until?: number) {
 }
 
 async function trend(db: Kysely<Database>, table: 'users' | 'views', w: ReturnType<typeof screenWindow>) {
-  const counts = await dailyCounts(db, table, w.start, w.end);
+  const counts =
+    table === 'views' ? await viewsPerDay(db, w.start, w.end) : await dailyCounts(db, table, w.start, w.end);
   const axis: string[] = [];
   const values: number[] = [];
   for (let d = w.first; d <= w.today; d++) {
@@ -60,6 +63,8 @@ async function trend(db: Kysely<Database>, table: 'users' | 'views', w: ReturnTy
 /** GET /screen/data (decisions.md §5). */
 export async function screenData(db: Kysely<Database>, days: number, now: number): Promise<ScreenData> {
   const w = screenWindow(days, now);
+  // days that are over are counted once (view_days), so a window reads their totals, not their views
+  await rollUpViewDays(db, now);
   const todayStart = w.today * DAY_MS;
   const [all, book, today, lastDay, windowUsers, previousUsers] = await Promise.all([
     activity(db),
@@ -72,7 +77,7 @@ export async function screenData(db: Kysely<Database>, days: number, now: number
   const [userTrend, viewTrend, categories, topBooks, keywords] = await Promise.all([
     trend(db, 'users', w),
     trend(db, 'views', w),
-    categoryActivity(db, w.start),
+    categoryActivity(db, w.start, w.end),
     topReadBooks(db, w.start, 10),
     topKeywords(db, w.start, 10),
   ]);

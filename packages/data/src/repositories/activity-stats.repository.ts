@@ -228,7 +228,7 @@ export async function rebuildActivityStats(db: Kysely<Database>, cut: number): P
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('book_stats').execute();
     await trx.deleteFrom('search_stats').execute();
-    await trx.deleteFrom('stat_cuts').execute();
+    await trx.deleteFrom('stat_cuts').where('name', 'in', ['views', 'searches']).execute();
     await sql`insert into book_stats
         (book_id, views_total, views_recent, rating_num, rating_sum, rating_avg, readers)
       select b.id, coalesce(v.total, 0), coalesce(v.recent, 0), coalesce(r.num, 0), coalesce(r.total, 0),

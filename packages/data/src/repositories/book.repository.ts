@@ -7,6 +7,7 @@ import { countBookValues } from './book-values.repository.js';
 import { bumpCatalogVersion } from './catalog-version.repository.js';
 import { countCategoryBooks } from './category.repository.js';
 import { insertToc } from './toc.repository.js';
+import { moveRolledUpViews } from './view-days.repository.js';
 
 /**
  * A book row with its category name: what every book-returning query yields. Without `grams` (only the
@@ -108,7 +109,10 @@ export async function updateBook(
       .execute();
     await countBookValues(trx, current, next);
     // a field sent as undefined is left as it is (Kysely skips it in the update too)
-    await countCategoryBooks(trx, current, { category_id: next.category_id ?? current.category_id });
+    const category = next.category_id ?? current.category_id;
+    await countCategoryBooks(trx, current, { category_id: category });
+    if (category !== current.category_id)
+      await moveRolledUpViews(trx, current.id, current.category_id, category);
     await bumpCatalogVersion(trx, [current.id]);
     return findBookByFileName(trx, fileName);
   });
@@ -135,6 +139,7 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
         .execute();
       return undefined;
     }
+    await moveRolledUpViews(trx, book.id, book.category_id);
     // explicit deletes (not only FK cascades) so the outcome does not depend on foreign_keys being on
     for (const table of [
       'toc_entries',

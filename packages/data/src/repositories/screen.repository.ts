@@ -2,11 +2,15 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { longRead } from '../sqlite-read-worker.js';
 import { numberKey, textKey } from './group-keys.js';
+import {
+  DAY_MS,
+  rolledUpViewsPerCategory,
+  rolledUpViewsPerDay,
+  viewDaysUpto,
+} from './view-days.repository.js';
 
 /** Tables whose rows are dated events (created_at, epoch ms): what the report screens count. */
 export type EventTable = 'users' | 'shelf_entries' | 'ratings' | 'views' | 'search_log';
-
-export const DAY_MS = 86_400_000;
 
 /** Rows created in [since, until); either bound may be omitted. */
 export async function countCreated(
@@ -45,6 +49,31 @@ export async function dailyCounts(
   return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
 }
 
+/**
+ * Where a window of views splits: the days before it are read from view_days (rolled up by
+ * rollUpViewDays), the rest from the views. A window that is not whole UTC days is read from the views.
+ */
+async function viewSplit(db: Kysely<Database>, since: number, until: number): Promise<number> {
+  const upto = await viewDaysUpto(db);
+  if (upto === undefined || since % DAY_MS !== 0 || until % DAY_MS !== 0) return since;
+  return Math.min(Math.max(upto, since), until);
+}
+
+/** Views per UTC day in [since, until), keyed by day number: past days rolled up, the rest counted. */
+export async function viewsPerDay(
+  db: Kysely<Database>,
+  since: number,
+  until: number,
+): Promise<Map<number, number>> {
+  const upto = await viewSplit(db, since, until);
+  const [counts, live] = await Promise.all([
+    upto > since ? rolledUpViewsPerDay(db, since / DAY_MS, upto / DAY_MS) : new Map<number, number>(),
+    upto < until ? dailyCounts(db, 'views', upto, until) : new Map<number, number>(),
+  ]);
+  for (const [day, n] of live) counts.set(day, (counts.get(day) ?? 0) + n);
+  return counts;
+}
+
 export interface CategoryActivity {
   id: number;
   name: string;
@@ -52,12 +81,22 @@ export interface CategoryActivity {
   views: number;
 }
 
-/** Every category with its book count and the views of its books since `since`. */
-export async function categoryActivity(db: Kysely<Database>, since: number): Promise<CategoryActivity[]> {
+/**
+ * Every category with its book count and the views of its books since `since` (up to `until`, the
+ * window's end): past days rolled up, the rest grouped from the views.
+ */
+export async function categoryActivity(
+  db: Kysely<Database>,
+  since: number,
+  until: number,
+): Promise<CategoryActivity[]> {
+  const upto = await viewSplit(db, since, until);
+  const rolled =
+    upto > since ? rolledUpViewsPerCategory(db, since / DAY_MS, upto / DAY_MS) : new Map<number, number>();
   const perBook = db
     .selectFrom('views')
     .select([numberKey('views.book_id').as('book_id'), (eb) => eb.fn.countAll<number>().as('views')])
-    .where('views.created_at', '>=', since)
+    .where('views.created_at', '>=', upto)
     .groupBy(numberKey('views.book_id'))
     .as('b');
   const perCategory = db
@@ -75,7 +114,13 @@ export async function categoryActivity(db: Kysely<Database>, since: number): Pro
       .select(['categories.id as id', 'categories.name as name', 'categories.book_count as num', 'v.views'])
       .orderBy('categories.id'),
   );
-  return rows.map((r) => ({ id: r.id, name: r.name, num: Number(r.num), views: Number(r.views ?? 0) }));
+  const past = await rolled;
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    num: Number(r.num),
+    views: Number(r.views ?? 0) + (past.get(r.id) ?? 0),
+  }));
 }
 
 /**

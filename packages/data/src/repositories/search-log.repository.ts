@@ -22,7 +22,10 @@ export async function logSearch(
 ) {
   const folded = foldKeyword(keyword);
   await inTransaction(db, async (trx) => {
-    await trx.insertInto('search_log').values({ keyword: folded, open_id: openId, created_at: now }).execute();
+    await trx
+      .insertInto('search_log')
+      .values({ keyword: folded, open_id: openId, created_at: now })
+      .execute();
     await countSearch(trx, folded, now);
   });
 }

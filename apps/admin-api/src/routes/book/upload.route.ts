@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { AppError, invalid, uploadEpub } from '@readlib/catalog';
 import { AdminBookDetail, ref } from '@readlib/contracts';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { ok, responses } from '../responses.js';
 
 /** How long the file part may go on once the whole request body is in (only buffered bytes are left). */
