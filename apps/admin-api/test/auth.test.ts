@@ -171,6 +171,9 @@ describe.each(dialects)('decisions.md §4 Auth on $name', (dialect) => {
         expect.arrayContaining(['200', '400', '401', '429', '500']),
       );
     }
+    // create answers 404 for an upload that expired: clients generated from the document must know it
+    const create = ops.find((o) => o.operationId === 'createBook')!;
+    expect(Object.keys(create.responses)).toContain('404');
   });
 
   it('rate-limits login per client IP (429 code -1) and per username across IPs', async () => {
@@ -193,6 +196,23 @@ describe.each(dialects)('decisions.md §4 Auth on $name', (dialect) => {
     // the window passes: the app's clock moves a minute on
     t.clock.now += 61_000;
     expect((await attempt('target', '198.51.100.201')).statusCode).toBe(401);
+  });
+});
+
+describe.each(dialects)('decisions.md §2 rate limit (429) on $name', (dialect) => {
+  let t: Harness;
+  beforeAll(async () => {
+    t = await harness(dialect, { RATE_LIMIT_PER_MINUTE: '3' });
+  });
+  afterAll(async () => t.close());
+
+  it('counts requests refused for their token and requests to unknown routes (found by an audit)', async () => {
+    const from = (ip: string, url: string) => t.app.inject({ method: 'GET', url, remoteAddress: ip });
+    for (let i = 0; i < 3; i++) expect((await from('192.0.2.7', '/book/list')).statusCode).toBe(401);
+    const limited = await from('192.0.2.7', '/screen/data');
+    expect([limited.statusCode, limited.json().code]).toEqual([429, -1]);
+    for (let i = 0; i < 3; i++) expect((await from('192.0.2.8', '/no-such-route')).statusCode).toBe(404);
+    expect((await from('192.0.2.8', '/no-such-route')).statusCode).toBe(429);
   });
 });
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findBookByFileName, insertBook } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
@@ -162,6 +162,8 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     expect((await findBookByFileName(t.h.db, b.file_name))!.title).toBe('T');
     // `cover` names a stored image by its /res/ URL, or none by ''; any other is refused, not dropped
     // without a word (found by an audit)
+    await mkdir(join(t.root, 'img'), { recursive: true });
+    await writeFile(join(t.root, 'img/x.png'), 'png');
     const own = await post('/book/update', { fileName: b.file_name, cover: 'http://res.test/res/img/x.png' });
     expect(own.statusCode).toBe(200);
     expect((await findBookByFileName(t.h.db, b.file_name))!.cover_path).toBe('img/x.png');
@@ -170,6 +172,41 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     expect(foreign.json().msg).toMatch(/cover must be empty or a URL of this service's \/res\/ files/);
     expect((await post('/book/update', { fileName: b.file_name, cover: '' })).statusCode).toBe(200);
     expect((await findBookByFileName(t.h.db, b.file_name))!.cover_path).toBe('');
+  });
+
+  it('POST /book/update refuses paths not in the store, a blank categoryText and text that is not Unicode (found by an audit)', async () => {
+    const b = await insertBook(t.h.db, sampleBook({ title: 'T' }), []);
+    const before = await findBookByFileName(t.h.db, b.file_name);
+    for (const body of [
+      { coverPath: '../../../etc/passwd' },
+      { unzipPath: 'nope/none' },
+      { filePath: '/etc/shadow' },
+      { categoryText: '   ' },
+      { title: 'Lone \ud800 surrogate' },
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/book/update',
+        headers: { ...t.auth, 'content-type': 'application/json' },
+        // JSON.stringify writes the lone surrogate as the escape \ud800, as a client would send it
+        payload: JSON.stringify({ fileName: b.file_name, ...body }),
+      });
+      expect([res.statusCode, res.json().code], JSON.stringify(body)).toEqual([400, -1]);
+    }
+    expect(await findBookByFileName(t.h.db, b.file_name)).toEqual(before);
+  });
+
+  it('HEAD /book/delete deletes nothing (404); the spec puts delete on GET, which does', async () => {
+    const b = await insertBook(t.h.db, sampleBook(), []);
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/book/delete?fileName=${b.file_name}`,
+      headers: t.auth,
+    });
+    expect(head.statusCode).toBe(404);
+    expect(await findBookByFileName(t.h.db, b.file_name)).toBeDefined();
+    expect((await get(`/book/delete?fileName=${b.file_name}`)).statusCode).toBe(200);
+    expect(await findBookByFileName(t.h.db, b.file_name)).toBeUndefined();
   });
 
   it("POST /book/create: existing fileName 409; duplicate title+author+publisher 409 keeping both books' files", async () => {

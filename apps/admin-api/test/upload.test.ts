@@ -152,12 +152,16 @@ describe.each(dialects)(
     });
 
     it('metadata is held to the field limits of an update (256 characters), never cutting a character in two', async () => {
+      // the client's file name too: 199 letters and an emoji, cut at 200 code units
       const res = await upload(
         t,
         makeEpub({ title: '😀'.repeat(200), creators: ['A'.repeat(100_000)], publisher: '出'.repeat(300) }),
+        `${'a'.repeat(199)}😀.epub`,
       );
       expect(res.statusCode).toBe(200);
       const data = res.json().data;
+      const pending = await t.h.db.selectFrom('uploads').select('original_name').executeTakeFirstOrThrow();
+      expect(pending.original_name).toBe('a'.repeat(199));
       expect(data.title).toBe('😀'.repeat(128));
       expect(data.author).toBe('A'.repeat(256));
       expect(data.publisher).toBe('出'.repeat(256));

@@ -10,7 +10,7 @@ import type { PoolStats } from '@readlib/data';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Family } from './envelope.js';
-import { clientErrors, frameworkErrors, installErrorHandling } from './error-handler.js';
+import { clientErrors, frameworkErrors, installErrorHandling, installNotFound } from './error-handler.js';
 import { installGracefulClose } from './graceful-close.js';
 import { registerHealthRoutes } from './health.routes.js';
 import { installInputGuard } from './input-guard.js';
@@ -141,6 +141,7 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
         },
       ),
   });
+  installNotFound(app, family, app.rateLimit());
   await registerOpenApi(app, opts.openapi);
   registerMetrics(app, { token: config.metricsToken, poolStats: opts.poolStats, redis });
 

@@ -3,7 +3,13 @@ import type { Socket } from 'node:net';
 import { AppError } from '@readlib/catalog';
 import type { ErrorKind } from '@readlib/contracts';
 import { isDatabaseUnavailable } from '@readlib/data';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerHookHandler,
+} from 'fastify';
 import { type Family, failure } from './envelope.js';
 
 const BY_STATUS: Record<number, ErrorKind> = {
@@ -69,7 +75,7 @@ export function clientErrors(family: Family) {
   };
 }
 
-/** One root error handler and one not-found handler, both speaking the family's envelope. */
+/** One root error handler speaking the family's envelope (the not-found handler: installNotFound). */
 export function installErrorHandling(app: FastifyInstance, family: Family): void {
   app.setErrorHandler((err, req, reply) => {
     const { kind, msg } = classify(err as Error);
@@ -85,7 +91,14 @@ export function installErrorHandling(app: FastifyInstance, family: Family): void
     if (kind === 'unavailable') reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
     return reply.code(status).send(body);
   });
-  app.setNotFoundHandler((req, reply) => {
+}
+
+/**
+ * Unknown routes answer in the family's envelope, counted by the rate limit like any request (its
+ * hook is route-level, so without `limit` a scan of made-up URLs was never limited).
+ */
+export function installNotFound(app: FastifyInstance, family: Family, limit?: preHandlerHookHandler): void {
+  app.setNotFoundHandler(limit ? { preHandler: limit } : {}, (req, reply) => {
     const { status, body } = failure(
       family,
       'not_found',

@@ -1,15 +1,21 @@
 import { AppError } from '@readlib/catalog';
 import type { FastifyInstance } from 'fastify';
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * What schema validation lets through and the database cannot take (found by tests/reliability):
  * AJV coerces "Infinity" and "1e309" to Infinity and then skips `maximum`, so `page=Infinity` reached
  * the OFFSET clause; numbers past 2^53 lose their value; and PostgreSQL refuses a NUL character in
- * text ("invalid byte sequence"), which turned `keyword=a%00b` into a 500. Each is a client error.
+ * text ("invalid byte sequence"), which turned `keyword=a%00b` into a 500; a lone surrogate reached
+ * SQLite as invalid UTF-8 and came back as three replacement characters. Each is a client error.
  */
 export function inputProblem(value: unknown, depth = 0): string | undefined {
-  if (typeof value === 'string')
-    return value.includes('\u0000') ? 'NUL characters are not accepted' : undefined;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return 'NUL characters are not accepted';
+    // JSON's \ud800 escapes decode to half a character, which neither UTF-8 column stores as sent
+    return LONE_SURROGATE.test(value) ? 'text must be valid Unicode (a lone surrogate was sent)' : undefined;
+  }
   if (typeof value === 'number') {
     return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER
       ? undefined

@@ -47,6 +47,10 @@ describe('input guard', () => {
     expect(inputProblem({ a: [{ b: 'x\u0000' }] })).toMatch(/NUL/);
     expect(inputProblem({ n: 2 ** 60 })).toMatch(/finite/);
     expect(inputProblem({ a: 'fine', n: 3, list: ['x'] })).toBeUndefined();
+    // half a surrogate pair (JSON's "\ud800") is refused; a whole pair is text like any other
+    expect(inputProblem({ t: 'a\ud800b' })).toMatch(/lone surrogate/);
+    expect(inputProblem({ t: 'a\udc00' })).toMatch(/lone surrogate/);
+    expect(inputProblem({ t: '😀 and 出' })).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 import jwt from '@fastify/jwt';
 import { AppError } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 export interface OperatorClaims {
@@ -22,8 +22,8 @@ declare module '@fastify/jwt' {
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * onRequest hook: refuses (401, code -2) anything without a valid Bearer token, and a token whose
-     * operator is gone or has had the password reset since it was issued.
+     * Refuses (401, code -2) anything without a valid Bearer token, and a token whose operator is gone
+     * or has had the password reset since it was issued. Scopes install it with requireOperator.
      */
     authenticate: (req: FastifyRequest) => Promise<void>;
   }
@@ -50,3 +50,15 @@ export const authPlugin = fp(
   },
   { name: 'admin-auth' },
 );
+
+/**
+ * Puts a scope's routes behind the token. A preParsing hook: it runs after the rate limit has counted
+ * the request (the limit's hook is route-level onRequest, which runs after a scope's onRequest hooks,
+ * so refusing there let anonymous floods go uncounted) and before a byte of the body is read, so an
+ * anonymous upload is refused unread.
+ */
+export function requireOperator(app: FastifyInstance): void {
+  app.addHook('preParsing', async (req) => {
+    await app.authenticate(req);
+  });
+}

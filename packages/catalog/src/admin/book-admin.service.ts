@@ -29,6 +29,7 @@ import { paging } from '../paging.js';
 import type { PublicUrls } from '../urls.js';
 import { toAdminBookDetail, toAdminCategory } from './admin.mapper.js';
 import { resolveCategory } from './category.service.js';
+import { assertStored } from './stored-paths.js';
 
 export async function dashboardTotals(db: Kysely<Database>): Promise<DashboardTotals> {
   const [book, rank, shelf, user] = await Promise.all([
@@ -122,6 +123,7 @@ export function columnsFrom(body: Writable, urls: PublicUrls): BookUpdate {
 
 export async function updateAdminBook(
   db: Kysely<Database>,
+  store: FileStore,
   urls: PublicUrls,
   body: BookUpdateBody,
 ): Promise<void> {
@@ -129,6 +131,7 @@ export async function updateAdminBook(
   // create requires a title; an update may change it, not blank it (`null` arrives here as "")
   if (body.title !== undefined && !body.title.trim()) throw invalid('title must not be blank');
   const patch = columnsFrom(body, urls);
+  await assertStored(store, patch);
   const categoryId = await resolveCategory(db, body);
   if (categoryId !== undefined) patch.category_id = categoryId;
   if (Object.keys(patch).length === 0) return;

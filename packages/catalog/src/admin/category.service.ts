@@ -20,9 +20,11 @@ export async function resolveCategory(
       throw invalid(`category ${input.category} does not exist`);
     return id;
   }
-  const name = input.categoryText?.trim();
-  if (name) return (await ensureCategory(db, name)).id;
-  return undefined;
+  if (input.categoryText === undefined) return undefined;
+  const name = input.categoryText.trim();
+  // spaces only was taken as not sent while "" was refused: both are refused now (found by an audit)
+  if (!name) throw invalid('categoryText must not be blank');
+  return (await ensureCategory(db, name)).id;
 }
 
 // "Computer Science", "computer-science" and "ComputerScience" name the same category

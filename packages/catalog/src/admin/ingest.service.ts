@@ -28,7 +28,8 @@ import { pendingToAdminBookDetail, toTocRow } from './admin.mapper.js';
 import { columnsFrom } from './book-admin.service.js';
 import { categoryFromSubjects, resolveCategory } from './category.service.js';
 import { epubRefusal, isUniqueViolation } from './ingest.errors.js';
-import { type PendingBook, parsePending, pendingFrom, titleOf } from './pending-book.js';
+import { clip, type PendingBook, parsePending, pendingFrom, titleOf } from './pending-book.js';
+import { assertStored } from './stored-paths.js';
 
 export interface IngestDeps {
   db: Kysely<Database>;
@@ -100,7 +101,8 @@ export async function uploadEpub(
   const now = deps.now?.() ?? Date.now();
   const fileName = `${now.toString(36)}-${randomBytes(6).toString('hex')}`;
   // the client's name is kept as metadata only, never as a path
-  const originalName = (clientName.split(/[\\/]/).pop() ?? '').slice(0, 200);
+  // never cut through a surrogate pair: half a character reached the database (found by an audit)
+  const originalName = clip(clientName.split(/[\\/]/).pop() ?? '', 200);
   // putBook verifies and parses the archive before writing anything: one pass over a large upload
   const stored = await store(deps, fileName, input);
   const parsed = stored.parsed;
@@ -141,9 +143,11 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
     }
   }
   const base = bookFromPending(pending ?? emptyPending(fileName));
-  const book: NewBook = { ...base, ...columnsFrom(body, deps.urls) };
+  const sent = columnsFrom(body, deps.urls);
+  const book: NewBook = { ...base, ...sent };
   if (!book.title.trim()) throw invalid('title is required');
-  if (!pending) await assertStored(deps.store, book);
+  // the upload's own paths are its files; paths the body sends must be files of the store too
+  await assertStored(deps.store, sent);
   const dup = await findDuplicate(db, book);
   if (dup)
     throw conflict(`the same title, author and publisher are already in the catalogue as ${dup.file_name}`);
@@ -161,21 +165,6 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`a book named ${fileName} exists`);
     throw err;
-  }
-}
-
-/**
- * A record created without an upload may point at files already in the store, not at files that are
- * not there: after the expiry sweep, a create repeating an expired upload's paths made a book whose
- * cover, contents and package file were missing (found by an audit).
- */
-async function assertStored(store: FileStore, book: NewBook): Promise<void> {
-  const paths = { filePath: book.file_path, unzipPath: book.unzip_path, coverPath: book.cover_path };
-  for (const [field, path] of Object.entries(paths)) {
-    if (path && !(await store.has(path)))
-      throw invalid(
-        `${field} ${path} is not in the store (an expired upload's files are removed): upload the book again`,
-      );
   }
 }
 

@@ -13,7 +13,8 @@ export const createRoute: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['book'],
         summary: 'Add an uploaded e-book (by its fileName) or a record with a download url to the catalogue',
         body: ref(BookCreateBody),
-        response: ackResponses([409, 413, 415]),
+        // 404: the upload named expired (or never was)
+        response: ackResponses([404, 409, 413, 415]),
       },
     },
     async (req) => {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { requireOperator } from '../../plugins/auth.plugin.js';
 import { categoryRoute } from './category.route.js';
 import { createRoute } from './create.route.js';
 import { dashboardRoute } from './dashboard.route.js';
@@ -10,8 +11,7 @@ import { uploadRoute } from './upload.route.js';
 
 /** E-book management (spec §4.11), all behind the token. */
 export const bookRoutes: FastifyPluginAsync = async (app) => {
-  // onRequest, not preHandler: an anonymous upload is refused before a byte of it is read
-  app.addHook('onRequest', app.authenticate);
+  requireOperator(app);
   for (const route of [
     dashboardRoute,
     listRoute,

@@ -17,7 +17,7 @@ export const updateRoute: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await updateAdminBook(app.ctx.db, app.ctx.urls, req.body);
+      await updateAdminBook(app.ctx.db, app.ctx.store, app.ctx.urls, req.body);
       return ack();
     },
   );

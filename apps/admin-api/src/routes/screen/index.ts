@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { requireOperator } from '../../plugins/auth.plugin.js';
 import { screenRoute } from './screen.route.js';
 
 /** Report screens, behind the token (decisions.md §5). */
 export const screenRoutes: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', app.authenticate);
+  requireOperator(app);
   await app.register(screenRoute);
 };

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { requireOperator } from '../../plugins/auth.plugin.js';
 import { infoRoute } from './info.route.js';
 import { loginRoute } from './login.route.js';
 
@@ -6,8 +7,7 @@ import { loginRoute } from './login.route.js';
 export const userRoutes: FastifyPluginAsync = async (app) => {
   await app.register(loginRoute);
   await app.register(async (authed) => {
-    // onRequest, not preHandler: refuse before any body is read or validated
-    authed.addHook('onRequest', authed.authenticate);
+    requireOperator(authed);
     await authed.register(infoRoute);
   });
 };
