@@ -81,7 +81,8 @@ function readMetadata(node: XNode): EpubMetadata {
       .filter((t) => t !== '');
   const creatorNodes = descendants(node, 'creator').filter((c) => textOf(c) !== '');
   const creators = creatorNodes.map(textOf);
-  const authors = creatorNodes.filter((c) => roleOf(node, c) === 'aut').map(textOf);
+  const roles = refinedRoles(node);
+  const authors = creatorNodes.filter((c) => roleOf(roles, c) === 'aut').map(textOf);
   return {
     title: texts('title')[0] ?? '',
     creators,
@@ -94,13 +95,23 @@ function readMetadata(node: XNode): EpubMetadata {
   };
 }
 
+/**
+ * EPUB 3 roles (`<meta refines="#id" property="role">`) by the id they refine, the first of each, read
+ * in one pass: looking them up per creator was quadratic (20,000 creators held the service 48 s).
+ */
+function refinedRoles(metadata: XNode): Map<string, string> {
+  const roles = new Map<string, string>();
+  for (const m of descendants(metadata, 'meta')) {
+    const refines = m.attrs.refines;
+    if (m.attrs.property === 'role' && refines?.startsWith('#') && !roles.has(refines.slice(1)))
+      roles.set(refines.slice(1), textOf(m).toLowerCase());
+  }
+  return roles;
+}
+
 /** EPUB 2 puts the role on the element (`opf:role`), EPUB 3 in a `<meta refines="#id">`. */
-function roleOf(metadata: XNode, creator: XNode): string {
+function roleOf(roles: Map<string, string>, creator: XNode): string {
   if (creator.attrs.role) return creator.attrs.role.trim().toLowerCase();
   const id = creator.attrs.id;
-  if (!id) return '';
-  const meta = descendants(metadata, 'meta').find(
-    (m) => m.attrs.refines === `#${id}` && m.attrs.property === 'role',
-  );
-  return meta ? textOf(meta).toLowerCase() : '';
+  return id ? (roles.get(id) ?? '') : '';
 }

@@ -4,6 +4,8 @@ const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 const MAX_NAME_BYTES = 1024;
 const MAX_SEGMENT_BYTES = 255;
+/** Real books nest three or four folders deep; 510 levels per name made 508,017 folders of 2 GB. */
+export const MAX_PATH_DEPTH = 16;
 
 /**
  * Refuses entry names that could escape the extraction folder or confuse the file system. Names are
@@ -21,6 +23,7 @@ export function assertSafeEntryName(name: string): void {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(name)) refuse('contains control characters');
   const segments = name.endsWith('/') ? name.slice(0, -1).split('/') : name.split('/');
+  if (segments.length > MAX_PATH_DEPTH) refuse(`is nested over ${MAX_PATH_DEPTH} folders deep`);
   for (const segment of segments) {
     if (segment === '..') refuse('climbs out of the archive (..)');
     if (segment === '' || segment === '.') refuse('has an empty or "." path segment');

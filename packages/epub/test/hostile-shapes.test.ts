@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileStore, parseEpub } from '../src/index.js';
+import { containerXml, makeEpub, type RawZipEntry, TINY_PNG, writeZip } from '../src/testing/index.js';
+import { expectEpubError, listTree, tempRoot } from './helpers.js';
+
+// Shapes found by an audit of hostile uploads: each held the service, blew up its memory, answered 500
+// or slipped past a guard, or refused a legitimate book.
+
+/** An EPUB 3 whose package document is `opf` (in OEBPS/) with one chapter, plus `extra` entries. */
+function book(opf: { metadata?: string; manifest?: string; guide?: string }, extra: RawZipEntry[] = []) {
+  const pkg = `<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier>
+<dc:title>T</dc:title>${opf.metadata ?? ''}</metadata>
+<manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/>${opf.manifest ?? ''}</manifest>
+<spine><itemref idref="c1"/></spine>${opf.guide ? `<guide>${opf.guide}</guide>` : ''}</package>`;
+  return writeZip([
+    { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+    { name: 'META-INF/container.xml', data: containerXml('OEBPS/content.opf') },
+    { name: 'OEBPS/content.opf', data: pkg },
+    {
+      name: 'OEBPS/c1.xhtml',
+      data: '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>1</p></body></html>',
+    },
+    ...extra,
+  ]);
+}
+
+const chapter = (name: string, data: string): RawZipEntry => ({ name: `OEBPS/${name}`, data });
+
+describe('hostile shapes (audit of stop 19)', () => {
+  let root: string;
+  let dispose: () => Promise<void>;
+  beforeEach(async () => ({ root, dispose } = await tempRoot()));
+  afterEach(() => dispose());
+
+  it('a DOCTYPE repeated is refused at the second one (collecting every match took 2.8 GB)', async () => {
+    const flood = {
+      name: 'OEBPS/flood.xhtml',
+      data: `<!DOCTYPE html>${'<!DOCTYPE html>'.repeat(200_000)}<html/>`,
+      method: 0 as const, // stored: deflated, it is refused as a zip bomb before its text is read
+    };
+    await expectEpubError(parseEpub(book({}, [flood])), 'XML_DTD');
+    const broken = chapter('open.xhtml', `${'<!DOCTYPE '.repeat(1000)}<html/>`);
+    await expectEpubError(parseEpub(book({}, [broken])), 'BROKEN_XML');
+  });
+
+  it('DTD text quoted in a comment or a CDATA section is text, not a DTD: the book is accepted', async () => {
+    const quoted = chapter(
+      'xml-tutorial.xhtml',
+      `<?xml version="1.0"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><body>
+<!-- an entity looks like <!ENTITY x "y"> -->
+<pre><![CDATA[<!DOCTYPE note SYSTEM "note.dtd"> <!ENTITY lol "lol">]]></pre></body></html>`,
+    );
+    await expect(parseEpub(book({}, [quoted]))).resolves.toBeTruthy();
+    // outside a comment or CDATA, the same declaration is refused as before
+    const real = chapter('evil.xhtml', '<?xml version="1.0"?><!ENTITY lol "lol"><html/>');
+    await expectEpubError(parseEpub(book({}, [real])), 'XML_DTD');
+  });
+
+  it('a UTF-16 declaration on single-byte text does not hide an entity declaration from the guard', async () => {
+    const evil = chapter(
+      'evil.xhtml',
+      '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE html [<!ENTITY a "aaaa">]><html>&a;</html>',
+    );
+    await expectEpubError(parseEpub(book({}, [evil])), 'XML_DTD');
+    const store = new FileStore(root);
+    await expectEpubError(store.putBook('b', book({}, [evil])), 'XML_DTD');
+    expect(await listTree(root)).toEqual([]);
+  });
+
+  it('UTF-16 text without a byte order mark is read as UTF-16 (detected from its first bytes)', async () => {
+    const opf = (encoding: 'utf16le' | 'utf16be') => {
+      const text = `<?xml version="1.0" encoding="UTF-16"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+<dc:title>Café</dc:title></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/>
+</manifest><spine><itemref idref="c1"/></spine></package>`;
+      const le = Buffer.from(text, 'utf16le');
+      return encoding === 'utf16le' ? le : Buffer.from(le).swap16();
+    };
+    for (const encoding of ['utf16le', 'utf16be'] as const) {
+      const buf = writeZip([
+        { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+        { name: 'META-INF/container.xml', data: containerXml('OEBPS/content.opf') },
+        { name: 'OEBPS/content.opf', data: opf(encoding) },
+        { name: 'OEBPS/c1.xhtml', data: '<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>' },
+      ]);
+      expect((await parseEpub(buf)).metadata.title, encoding).toBe('Café');
+    }
+  });
+
+  it('a cover naming a folder is no cover (it answered 500 when stored)', async () => {
+    const buf = book(
+      { manifest: '<item id="img" href="images/" media-type="image/png" properties="cover-image"/>' },
+      [{ name: 'OEBPS/images/' }],
+    );
+    expect((await parseEpub(buf)).cover).toBeNull();
+    const store = new FileStore(root);
+    expect((await store.putBook('b', buf)).coverPath).toBeNull();
+  });
+
+  it('the guide is searched for a cover page a few pages at most, each once', async () => {
+    const page = chapter(
+      'cover.xhtml',
+      '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>no image</p></body></html>',
+    );
+    const refs = '<reference type="cover" href="cover.xhtml"/>'.repeat(200);
+    const others = Array.from({ length: 10 }, (_, i) => `<reference type="cover" href="p${i}.xhtml"/>`).join(
+      '',
+    );
+    const pages = Array.from({ length: 10 }, (_, i) =>
+      chapter(
+        `p${i}.xhtml`,
+        `<html xmlns="http://www.w3.org/1999/xhtml"><body><img src="i${i}.png"/></body></html>`,
+      ),
+    );
+    const images = Array.from({ length: 10 }, (_, i) => ({ name: `OEBPS/i${i}.png`, data: TINY_PNG }));
+    // the cover page without an image is tried once; the next two are tried, the second names the cover
+    const found = await parseEpub(book({ guide: refs + others }, [page, ...pages, ...images]));
+    expect(found.cover?.href).toBe('OEBPS/i0.png');
+    // past the first three distinct pages, the guide is not searched further
+    const late = await parseEpub(
+      book(
+        {
+          guide: `${refs}<reference type="cover" href="x1.xhtml"/><reference type="cover" href="x2.xhtml"/>${others}`,
+        },
+        [page, ...pages, ...images],
+      ),
+    );
+    // no manifest image either: no cover
+    expect(late.cover).toBeNull();
+  });
+
+  it('EPUB 3 creator roles are read from their refining meta (one map, not a search per creator)', async () => {
+    const metadata = `<dc:creator id="c1">Ann Author</dc:creator><dc:creator id="c2">Ed Editor</dc:creator>
+<meta refines="#c2" property="role" scheme="marc:relators">edt</meta>
+<meta refines="#c1" property="role" scheme="marc:relators">aut</meta>`;
+    const parsed = await parseEpub(book({ metadata }));
+    expect(parsed.metadata.author).toBe('Ann Author');
+    expect(parsed.metadata.creators).toEqual(['Ann Author', 'Ed Editor']);
+  });
+
+  it('entry names nested over 16 folders, or archives making over 2,000 folders, are refused', async () => {
+    const deep = { name: `OEBPS/${'a/'.repeat(16)}x.xhtml`, data: 'x' };
+    await expectEpubError(parseEpub(book({}, [deep])), 'UNSAFE_PATH');
+    const wide = Array.from({ length: 2_001 }, (_, i) => ({ name: `OEBPS/d${i}/x.css`, data: 'x' }));
+    await expectEpubError(parseEpub(book({}, wide)), 'TOO_MANY_ENTRIES');
+    const fine = Array.from({ length: 500 }, (_, i) => ({ name: `OEBPS/d${i}/x.css`, data: 'x' }));
+    await expect(parseEpub(book({}, fine))).resolves.toBeTruthy();
+    await expect(parseEpub(makeEpub({ opfDir: 'a/b/c/d' }))).resolves.toBeTruthy();
+  });
+});
