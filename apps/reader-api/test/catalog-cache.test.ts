@@ -53,7 +53,8 @@ describe.each(dialects)('catalogue caches of the reader on $name', (dialect) => 
     await deleteBook(t.h.db, book!.file_name);
     expect(await titles()).toEqual([]);
     const logged = await t.h.db.selectFrom('search_log').select('keyword').execute();
-    expect(logged.filter((r) => r.keyword === 'Zanzibar')).toHaveLength(4);
+    // logged folded (search ignores case): one keyword however it was typed
+    expect(logged.filter((r) => r.keyword === 'zanzibar')).toHaveLength(4);
   });
 
   it('a change elsewhere makes the reader forget only the books the change log names', async () => {
