@@ -2,12 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { longRead } from '../sqlite-read-worker.js';
 import { numberKey, textKey } from './group-keys.js';
-import {
-  DAY_MS,
-  rolledUpViewsPerCategory,
-  rolledUpViewsPerDay,
-  viewDaysUpto,
-} from './view-days.repository.js';
+import { DAY_MS, rolledUpViews, viewDaysUpto } from './view-days.repository.js';
 
 /** Tables whose rows are dated events (created_at, epoch ms): what the report screens count. */
 export type EventTable = 'users' | 'shelf_entries' | 'ratings' | 'views' | 'search_log';
@@ -67,7 +62,7 @@ export async function viewsPerDay(
 ): Promise<Map<number, number>> {
   const upto = await viewSplit(db, since, until);
   const [counts, live] = await Promise.all([
-    upto > since ? rolledUpViewsPerDay(db, since / DAY_MS, upto / DAY_MS) : new Map<number, number>(),
+    upto > since ? rolledUpViews(db, since / DAY_MS, upto / DAY_MS, 'day') : new Map<number, number>(),
     upto < until ? dailyCounts(db, 'views', upto, until) : new Map<number, number>(),
   ]);
   for (const [day, n] of live) counts.set(day, (counts.get(day) ?? 0) + n);
@@ -92,7 +87,9 @@ export async function categoryActivity(
 ): Promise<CategoryActivity[]> {
   const upto = await viewSplit(db, since, until);
   const rolled =
-    upto > since ? rolledUpViewsPerCategory(db, since / DAY_MS, upto / DAY_MS) : new Map<number, number>();
+    upto > since
+      ? rolledUpViews(db, since / DAY_MS, upto / DAY_MS, 'category_id')
+      : new Map<number, number>();
   const perBook = db
     .selectFrom('views')
     .select([numberKey('views.book_id').as('book_id'), (eb) => eb.fn.countAll<number>().as('views')])

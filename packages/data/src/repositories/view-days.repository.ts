@@ -131,36 +131,21 @@ export async function moveRolledUpViews(
   }
 }
 
-/** Rolled-up views per day in [fromDay, toDay) (day numbers), days without views absent. */
-export async function rolledUpViewsPerDay(
+/** Rolled-up views in [fromDay, toDay) (day numbers) per day or per category; keys without views absent. */
+export async function rolledUpViews(
   db: Kysely<Database>,
   fromDay: number,
   toDay: number,
+  per: 'day' | 'category_id',
 ): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom('view_days')
-    .select(['day', (eb) => eb.fn.sum<number>('views').as('n')])
+    .select([`${per} as key`, (eb) => eb.fn.sum<number>('views').as('n')])
     .where('day', '>=', fromDay)
     .where('day', '<', toDay)
-    .groupBy('day')
+    .groupBy(per)
     .execute();
-  return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
-}
-
-/** Rolled-up views per category in [fromDay, toDay) (day numbers). */
-export async function rolledUpViewsPerCategory(
-  db: Kysely<Database>,
-  fromDay: number,
-  toDay: number,
-): Promise<Map<number, number>> {
-  const rows = await db
-    .selectFrom('view_days')
-    .select(['category_id', (eb) => eb.fn.sum<number>('views').as('n')])
-    .where('day', '>=', fromDay)
-    .where('day', '<', toDay)
-    .groupBy('category_id')
-    .execute();
-  return new Map(rows.map((r) => [Number(r.category_id), Number(r.n)]));
+  return new Map(rows.map((r) => [Number(r.key), Number(r.n)]));
 }
 
 /** Recomputes view_days from the views, up to the last day over at `now` (bulk loads, repairs). */
