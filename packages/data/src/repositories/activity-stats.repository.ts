@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { compiledOnce, compiledStatement } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
+import { lockCut, readCut } from './stat-cuts.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 type CutName = 'views' | 'searches';
@@ -88,13 +89,7 @@ export async function countSearch(trx: Db, keyword: string, at: number): Promise
 async function sweep(db: Kysely<Database>, name: CutName, to: number): Promise<void> {
   const l = LOGS[name];
   await db.transaction().execute(async (trx) => {
-    const locked = await trx
-      .updateTable('stat_cuts')
-      .set({ upto: sql`upto` })
-      .where('name', '=', name)
-      .returning('upto')
-      .executeTakeFirst();
-    const from = Number(locked?.upto ?? 0);
+    const from = (await lockCut(trx, name)) ?? 0;
     if (from >= to) return;
     const aged = await sql<{ k: string | number; n: number }>`
       select ${sql.ref(l.key)} as k, count(*) as n from ${sql.table(l.log)}
@@ -120,16 +115,12 @@ async function windowTop<K extends string | number>(
   limit: number,
 ): Promise<Array<{ key: K; n: number }> | undefined> {
   const l = LOGS[name];
-  const readCut = async () =>
-    Number(
-      (await db.selectFrom('stat_cuts').select('upto').where('name', '=', name).executeTakeFirst())?.upto ??
-        0,
-    );
-  let cut = await readCut();
+  const cutNow = async () => (await readCut(db, name)) ?? 0;
+  let cut = await cutNow();
   if (since < cut) return undefined;
   if (since - cut > SWEEP_LAG_MS) {
     await sweep(db, name, since);
-    cut = await readCut();
+    cut = await cutNow();
     if (since < cut) return undefined;
   }
   const gap = new Map<K, number>();

@@ -1,8 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import { longRead } from '../sqlite-read-worker.js';
 import { numberKey, textKey } from './group-keys.js';
-import { DAY_MS, rolledUpViews, viewDaysUpto } from './view-days.repository.js';
+import { DAY_MS, dayOf, rolledUpViews, viewDaysUpto } from './view-days.repository.js';
 
 /** Tables whose rows are dated events (created_at, epoch ms): what the report screens count. */
 export type EventTable = 'users' | 'shelf_entries' | 'ratings' | 'views' | 'search_log';
@@ -30,8 +30,7 @@ export async function dailyCounts(
   since: number,
   until: number,
 ): Promise<Map<number, number>> {
-  // integer division on both dialects (integer on SQLite, bigint on PostgreSQL); a literal, not a parameter
-  const day = sql<number>`created_at / ${sql.lit(DAY_MS)}`;
+  const day = dayOf('created_at');
   const rows = await longRead(
     db,
     db

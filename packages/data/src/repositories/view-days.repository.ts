@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
-import { dialectOf } from '../dialect.js';
+import { lockCut, readCut } from './stat-cuts.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -17,26 +17,12 @@ const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 
 /**
  * Where the roll-up stands: every view before this UTC midnight is counted in view_days, none after.
- * Undefined before the first roll-up. On PostgreSQL, inside a book write, the row is share-locked so a
- * roll-up cannot move it between this read and that write's commit.
+ * Undefined before the first roll-up. `lock` inside a book write: see readCut.
  */
-export async function viewDaysUpto(db: Db, lock = false): Promise<number | undefined> {
-  let q = db.selectFrom('stat_cuts').select('upto').where('name', '=', MARKER);
-  if (lock && dialectOf(db) === 'postgres') q = q.forShare();
-  const row = await q.executeTakeFirst();
-  return row ? Number(row.upto) : undefined;
-}
+export const viewDaysUpto = (db: Db, lock = false): Promise<number | undefined> => readCut(db, MARKER, lock);
 
-/** Takes the marker for the roll-up: SQLite's write lock, PostgreSQL's row lock. */
-async function lockMarker(trx: Transaction<Database>): Promise<number | undefined> {
-  const row = await trx
-    .updateTable('stat_cuts')
-    .set({ upto: sql`upto` })
-    .where('name', '=', MARKER)
-    .returning('upto')
-    .executeTakeFirst();
-  return row ? Number(row.upto) : undefined;
-}
+/** UTC day number (epoch ms / DAY_MS) of an epoch-ms column: integer division on both dialects. */
+export const dayOf = (column: string) => sql<number>`${sql.ref(column)} / ${sql.lit(DAY_MS)}`;
 
 /**
  * Rolls up every day over for ROLL_UP_GRACE_MS at `now`, one day with views per transaction (the first
@@ -54,7 +40,7 @@ export async function rollUpViewDays(db: Kysely<Database>, now: number): Promise
 
 /** Rolls up the next day with views before `closed`; false when there is none left. */
 async function rollUpNextDay(trx: Transaction<Database>, closed: number): Promise<boolean> {
-  let upto = await lockMarker(trx);
+  let upto = await lockCut(trx, MARKER);
   if (upto === undefined) {
     // nothing to roll up yet: the marker waits for the first view rather than guess where days begin
     const any = await trx.selectFrom('views').select('id').limit(1).executeTakeFirst();
@@ -64,7 +50,7 @@ async function rollUpNextDay(trx: Transaction<Database>, closed: number): Promis
       .values({ name: MARKER, upto: 0 })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
-    upto = (await lockMarker(trx)) ?? 0;
+    upto = (await lockCut(trx, MARKER)) ?? 0;
   }
   if (upto >= closed) return false;
   const next = await trx
@@ -98,7 +84,7 @@ export async function moveRolledUpViews(
 ): Promise<void> {
   const upto = await viewDaysUpto(trx, true);
   if (upto === undefined) return;
-  const day = sql<number>`created_at / ${sql.lit(DAY_MS)}`;
+  const day = dayOf('created_at');
   const days = await trx
     .selectFrom('views')
     .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
@@ -154,7 +140,7 @@ export async function rebuildViewDays(db: Kysely<Database>, now: number): Promis
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('view_days').execute();
     await trx.deleteFrom('stat_cuts').where('name', '=', MARKER).execute();
-    const day = sql`v.created_at / ${sql.lit(DAY_MS)}`;
+    const day = dayOf('v.created_at');
     await sql`insert into view_days (day, category_id, views)
       select ${day}, b.category_id, count(*) from views v join books b on b.id = v.book_id
       where v.created_at < ${closed}

@@ -1,0 +1,35 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../database.js';
+import { dialectOf } from '../dialect.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/*
+ * stat_cuts rows mark how far a maintained count has got through a log: the recent-window cuts of
+ * views and searches (activity-stats) and the daily roll-up of views (view-days).
+ */
+
+/**
+ * A cut's position (epoch ms), undefined without its row. `lock`, inside a write transaction: on
+ * PostgreSQL the row is share-locked, so a concurrent move (lockCut) waits for that transaction.
+ */
+export async function readCut(db: Db, name: string, lock = false): Promise<number | undefined> {
+  let q = db.selectFrom('stat_cuts').select('upto').where('name', '=', name);
+  if (lock && dialectOf(db) === 'postgres') q = q.forShare();
+  const row = await q.executeTakeFirst();
+  return row ? Number(row.upto) : undefined;
+}
+
+/**
+ * Takes a cut to move it, as a transaction's first statement: a write, so SQLite's write lock and
+ * PostgreSQL's row lock are held from here on. Undefined without its row.
+ */
+export async function lockCut(trx: Transaction<Database>, name: string): Promise<number | undefined> {
+  const row = await trx
+    .updateTable('stat_cuts')
+    .set({ upto: sql`upto` })
+    .where('name', '=', name)
+    .returning('upto')
+    .executeTakeFirst();
+  return row ? Number(row.upto) : undefined;
+}
