@@ -78,6 +78,27 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     },
   );
 
+  it('serves names that need percent-encoding: `%`, `#`, `?` and non-ASCII, each from its encoded URL', async () => {
+    for (const [name, url] of [
+      ['100%.xhtml', '100%25.xhtml'],
+      ['a#b.xhtml', 'a%23b.xhtml'],
+      ['a?b.xhtml', 'a%3Fb.xhtml'],
+      ['ü 1.xhtml', '%C3%BC%201.xhtml'],
+    ] as const) {
+      writeFileSync(join(t.storage, 'unzip/b1/OEBPS', name), `body of ${name}`);
+      const res = await t.app.inject(`/res/unzip/b1/OEBPS/${url}`);
+      expect(res.statusCode, name).toBe(200);
+      expect(res.body).toBe(`body of ${name}`);
+    }
+  });
+
+  it('a double-encoded `..` names a file of that name, never the parent folder', async () => {
+    writeFileSync(join(t.storage, 'unzip/b1/%2e%2e'), 'LITERAL');
+    const res = await t.app.inject('/res/unzip/b1/%252e%252e');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('LITERAL');
+  });
+
   it('a missing file is 404 in the envelope', async () => {
     const res = await t.app.inject('/res/img/none.png');
     expect(res.statusCode).toBe(404);
@@ -115,7 +136,9 @@ describe('isSafeStorePath', () => {
   it('accepts plain store paths and refuses escapes', () => {
     expect(isSafeStorePath('/img/a.png')).toBe(true);
     expect(isSafeStorePath('/unzip/b/OEBPS/ch 1.xhtml')).toBe(true);
-    for (const p of ['/../x', '/a/./b', '/a\\b', '/a\0b', '/%2e%2e/x'])
-      expect(isSafeStorePath(p), p).toBe(false);
+    // decoded once already: what is left is a literal name
+    expect(isSafeStorePath('/unzip/b/100%.xhtml')).toBe(true);
+    expect(isSafeStorePath('/%2e%2e/x')).toBe(true);
+    for (const p of ['/../x', '/a/./b', '/a\\b', '/a\0b']) expect(isSafeStorePath(p), p).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { EpubError } from './errors.js';
 import type { SafeZip } from './safe-unzip.js';
-import { descendants, parseXml } from './xml.js';
+import { descendants, readXml } from './xml.js';
 import { assertSafeDoctype, decodeXml, looksLikeXml } from './xml-guard.js';
 
 const ENCRYPTION_PATH = 'META-INF/encryption.xml';
@@ -23,7 +23,7 @@ export function verifyArchive(zip: SafeZip): void {
 
 function assertNotDrmEncrypted(zip: SafeZip): void {
   if (!zip.has(ENCRYPTION_PATH)) return;
-  const doc = parseXml(zip.read(ENCRYPTION_PATH), ENCRYPTION_PATH, false);
+  const doc = readXml(zip, ENCRYPTION_PATH, false);
   const algorithms = descendants(doc, 'EncryptionMethod').map((m) => m.attrs.Algorithm ?? '');
   const drm = algorithms.find((a) => !FONT_OBFUSCATION.has(a));
   if (drm !== undefined) {

@@ -1,7 +1,7 @@
 import { EpubError } from './errors.js';
 import { safeDecode } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
-import { descendants, parseXml } from './xml.js';
+import { descendants, readXml } from './xml.js';
 
 export const CONTAINER_PATH = 'META-INF/container.xml';
 
@@ -10,7 +10,7 @@ export function readRootFile(zip: SafeZip): string {
   if (!zip.has(CONTAINER_PATH)) {
     throw new EpubError('MISSING_CONTAINER', `${CONTAINER_PATH} is missing: not an EPUB`);
   }
-  const doc = parseXml(zip.read(CONTAINER_PATH), CONTAINER_PATH);
+  const doc = readXml(zip, CONTAINER_PATH);
   const rootfiles = descendants(doc, 'rootfile');
   const opf =
     rootfiles.find(

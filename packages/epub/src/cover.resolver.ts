@@ -3,7 +3,7 @@ import type { ManifestItem, OpfPackage } from './opf.parser.js';
 import { baseName, dirOf, resolveHref } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
 import type { EpubCover } from './types.js';
-import { descendants, parseXml } from './xml.js';
+import { descendants, readXml, type XNode } from './xml.js';
 
 const IMAGE_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -72,9 +72,9 @@ function coverFromPage(zip: SafeZip, pagePath: string, opf: OpfPackage): EpubCov
   const direct = mediaTypeFromPath(pagePath);
   if (direct)
     return toCover(zip, pagePath, opf.manifest.find((i) => i.path === pagePath)?.mediaType ?? direct);
-  let doc: ReturnType<typeof parseXml>;
+  let doc: XNode;
   try {
-    doc = parseXml(zip.read(pagePath), pagePath, false);
+    doc = readXml(zip, pagePath, false);
   } catch (err) {
     // A DTD in the cover page is refused like anywhere else; a merely broken page is skipped.
     if (err instanceof EpubError && err.code === 'XML_DTD') throw err;

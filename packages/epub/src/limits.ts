@@ -7,6 +7,12 @@ export interface EpubLimits {
   maxEntryUncompressed: number;
   /** Uncompressed / compressed, checked for entries above RATIO_CHECK_MIN_BYTES. */
   maxCompressionRatio: number;
+  /**
+   * Sum of the XML documents parsed for one book (package, navigation, NCX, cover pages). Each is at
+   * most MAX_XML_DOCUMENT_BYTES, but parsing is synchronous (~0.4 s per MiB here): eight documents just
+   * under that limit held the admin service for 12 s. Real books parse well under 2 MiB in all.
+   */
+  maxXmlBytes: number;
 }
 
 const MiB = 1024 * 1024;
@@ -17,6 +23,7 @@ export const DEFAULT_LIMITS: Readonly<EpubLimits> = Object.freeze({
   maxTotalUncompressed: 512 * MiB,
   maxEntryUncompressed: 128 * MiB,
   maxCompressionRatio: 200,
+  maxXmlBytes: 8 * MiB,
 });
 
 /**

@@ -2,14 +2,14 @@ import type { OpfPackage } from './opf.parser.js';
 import { dirOf, resolveHref } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
 import type { RawTocItem } from './toc.builder.js';
-import { descendants, elements, firstChild, parseXml, textOf, type XNode } from './xml.js';
+import { descendants, elements, firstChild, readXml, textOf, type XNode } from './xml.js';
 
 /** Reads the EPUB 3 navigation document's `<nav epub:type="toc">`; null when the book has none. */
 export function readNavToc(zip: SafeZip, opf: OpfPackage): RawTocItem[] | null {
   const navItem = opf.manifest.find((i) => i.properties.includes('nav') && i.path);
   if (!navItem || !zip.has(navItem.path)) return null;
   const navPath = zip.resolveName(navItem.path) ?? navItem.path;
-  const doc = parseXml(zip.read(navPath), navPath, false);
+  const doc = readXml(zip, navPath, false);
   const navs = descendants(doc, 'nav');
   const toc = navs.find((n) => (n.attrs.type ?? '').split(/\s+/).includes('toc')) ?? navs[0];
   const list = toc ? descendants(toc, 'ol')[0] : undefined;

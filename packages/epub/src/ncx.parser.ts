@@ -2,7 +2,7 @@ import type { OpfPackage } from './opf.parser.js';
 import { dirOf, resolveHref } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
 import type { RawTocItem } from './toc.builder.js';
-import { descendants, elements, firstChild, parseXml, textOf, type XNode } from './xml.js';
+import { descendants, elements, firstChild, readXml, textOf, type XNode } from './xml.js';
 
 const NCX_TYPE = 'application/x-dtbncx+xml';
 
@@ -14,7 +14,7 @@ export function readNcxToc(zip: SafeZip, opf: OpfPackage): RawTocItem[] | null {
     opf.manifest.find((i) => i.path.toLowerCase().endsWith('.ncx'));
   if (!item?.path || !zip.has(item.path)) return null;
   const ncxPath = zip.resolveName(item.path) ?? item.path;
-  const doc = parseXml(zip.read(ncxPath), ncxPath, false);
+  const doc = readXml(zip, ncxPath, false);
   const navMap = descendants(doc, 'navMap')[0];
   if (!navMap) return null;
   return readPoints(navMap, dirOf(ncxPath), ncxPath);

@@ -2,7 +2,7 @@ import { EpubError } from './errors.js';
 import { dirOf, resolveHref } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
 import type { EpubMetadata } from './types.js';
-import { descendants, elements, firstChild, parseXml, textOf, type XNode } from './xml.js';
+import { descendants, elements, firstChild, readXml, textOf, type XNode } from './xml.js';
 
 export interface ManifestItem {
   id: string;
@@ -25,7 +25,7 @@ export interface OpfPackage {
 }
 
 export function readOpf(zip: SafeZip, rootFile: string): OpfPackage {
-  const doc = parseXml(zip.read(rootFile), rootFile);
+  const doc = readXml(zip, rootFile);
   const pkg = firstChild(doc, 'package');
   if (!pkg) throw new EpubError('MISSING_OPF', `${rootFile} is not an OPF package document`);
   const dir = dirOf(rootFile);

@@ -45,6 +45,7 @@ export class SafeZip {
   private readonly byLowerName = new Map<string, string>();
   private readonly dataLimit: number;
   private inflatedTotal = 0;
+  private xmlParsed = 0;
   private readonly counted = new Set<string>();
   readonly entries: SafeEntry[] = [];
 
@@ -241,6 +242,17 @@ export class SafeZip {
         );
       }
     }
+  }
+
+  /** Counts an XML document about to be parsed against the book's `maxXmlBytes`; a refused one costs nothing. */
+  spendOnXml(bytes: number, name: string): void {
+    if (this.xmlParsed + bytes > this.limits.maxXmlBytes) {
+      throw new EpubError(
+        'TOO_LARGE',
+        `${name} would take the XML parsed for this book over ${this.limits.maxXmlBytes} bytes`,
+      );
+    }
+    this.xmlParsed += bytes;
   }
 
   /** Bytes actually inflated so far; callers reading everything compare it with the limit too. */

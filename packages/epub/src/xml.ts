@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { EpubError } from './errors.js';
+import type { SafeZip } from './safe-unzip.js';
 import { decodeEntities, decodeXml, stripSafeDoctype } from './xml-guard.js';
 
 /** A minimal ordered DOM: enough for container, OPF, NCX and XHTML navigation documents. */
@@ -22,6 +23,8 @@ const parser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   stopNodes: ['*.script', '*.style'],
+  // CDATA apart from text: its `&amp;` is four characters, not an entity to decode
+  cdataPropName: '#cdata',
 });
 
 /**
@@ -66,6 +69,13 @@ export function parseXml(bytes: Uint8Array, where: string, strict = true): XNode
   return root;
 }
 
+/** Reads and parses one entry of the book, within the book's budget of parsed XML (`maxXmlBytes`). */
+export function readXml(zip: SafeZip, name: string, strict = true): XNode {
+  const bytes = zip.read(name);
+  if (bytes.length <= MAX_XML_DOCUMENT_BYTES) zip.spendOnXml(bytes.length, name);
+  return parseXml(bytes, name, strict);
+}
+
 function convert(raw: unknown): (XNode | string)[] {
   if (!Array.isArray(raw)) return [];
   const out: (XNode | string)[] = [];
@@ -75,6 +85,8 @@ function convert(raw: unknown): (XNode | string)[] {
       if (key === ':@') continue;
       if (key === '#text') {
         out.push(decodeEntities(String(value)));
+      } else if (key === '#cdata') {
+        out.push(cdataText(value));
       } else {
         const attrs: Record<string, string> = {};
         const rawAttrs = item[':@'];
@@ -86,6 +98,12 @@ function convert(raw: unknown): (XNode | string)[] {
     }
   }
   return out;
+}
+
+/** A CDATA section's text exactly as written (fast-xml-parser nests it as `[{ '#text': ... }]`). */
+function cdataText(value: unknown): string {
+  if (!Array.isArray(value)) return '';
+  return value.map((part) => String((part as Record<string, unknown>)?.['#text'] ?? '')).join('');
 }
 
 export function elements(node: XNode, name?: string): XNode[] {

@@ -58,6 +58,18 @@ describe('hostile shapes (audit of stop 19)', () => {
     await expectEpubError(parseEpub(book({}, [real])), 'XML_DTD');
   });
 
+  it('CDATA text is kept as written: its `&amp;` is not an entity (text around it is decoded as before)', async () => {
+    const parsed = await parseEpub(
+      book({
+        metadata:
+          '<dc:publisher><![CDATA[Tom &amp; Jerry <Press>]]></dc:publisher>' +
+          '<dc:description>A &amp; <![CDATA[B &lt; C]]> &#x44;</dc:description>',
+      }),
+    );
+    expect(parsed.metadata.publisher).toBe('Tom &amp; Jerry <Press>');
+    expect(parsed.metadata.description).toBe('A & B &lt; C D');
+  });
+
   it('a UTF-16 declaration on single-byte text does not hide an entity declaration from the guard', async () => {
     const evil = chapter(
       'evil.xhtml',

@@ -76,6 +76,27 @@ describe('bounds on what a book makes the parser read', () => {
     expect(await label(docs(oversize, oversize))).toEqual(['From spine']);
   });
 
+  it('parses at most maxXmlBytes of XML per book: a navigation document past it is not read, the spine serves', async () => {
+    // three documents each under MAX_XML_DOCUMENT_BYTES, 8.4 MiB together (default budget 8 MiB)
+    const near = randomBytes(Math.floor(MAX_XML_DOCUMENT_BYTES * 0.7 * 0.75)).toString('base64');
+    const emptyNav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol></ol></nav><p>${near}</p></body></html>`;
+    const docs = (ncxPadding: string): Doc[] => [
+      { name: 'c.xhtml', data: page('<title>From spine</title>') },
+      { name: 'nav.xhtml', data: emptyNav, props: ' properties="nav"' },
+      { name: 'toc.ncx', data: ncx(point('FromNcx') + `<!--${ncxPadding}-->`), type: NCX_TYPE },
+    ];
+    const label = async (d: Doc[]) => (await parseEpub(book(d, near))).contents.map((c) => c.label);
+    expect(await label(docs(''))).toEqual(['FromNcx']);
+    expect(await label(docs(near))).toEqual(['From spine']);
+  });
+
+  it('refuses a book whose package document does not fit a smaller maxXmlBytes', async () => {
+    const small = book([{ name: 'c.xhtml', data: page('<title>C</title>') }]);
+    expect((await parseEpub(small, { maxXmlBytes: 4096 })).metadata.title).toBe('T');
+    const err = await expectEpubError(parseEpub(small, { maxXmlBytes: 600 }), 'TOO_LARGE');
+    expect(err.message).toMatch(/content\.opf would take the XML parsed for this book over 600 bytes/);
+  });
+
   it('refuses a book whose package document is over the limit', async () => {
     const err = await expectEpubError(
       parseEpub(book([{ name: 'c.xhtml', data: page('<title>C</title>') }], oversize)),
