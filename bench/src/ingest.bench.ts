@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb, migrateToLatest } from '@readlib/data';
-import { makeEpub } from '@readlib/epub/testing';
+import { bigEpub } from './lib/big-epub.js';
 import { adminLogin } from './lib/load.js';
 import { machine, percentile, writeResult } from './lib/report.js';
 import { type Server, startServer } from './lib/servers.js';
@@ -26,24 +26,6 @@ const { values } = parseArgs({
   },
 });
 const MiB = 1024 * 1024;
-
-/** An EPUB of about `mb` MiB: base64 of random bytes deflates to ~75%, so ~1.33 MiB of text per MiB. */
-function bigEpub(title: string, mb: number, filler: Buffer): Buffer {
-  const chapters = Math.max(4, Math.ceil(mb / 4));
-  const perChapter = Math.ceil((mb * MiB) / 0.76 / chapters);
-  const text = filler.toString('base64');
-  return makeEpub({
-    title,
-    creators: ['Bench Author'],
-    publisher: 'Bench Press',
-    subjects: ['Literature'],
-    cover: true,
-    chapters: Array.from({ length: chapters }, (_, c) => {
-      const start = (c * 7919) % Math.max(1, text.length - perChapter);
-      return { title: `Chapter ${c + 1}`, body: `<p>${text.slice(start, start + perChapter)}</p>` };
-    }),
-  });
-}
 
 function procStatus(pid: number): { rssMiB: number; hwmMiB: number } {
   const s = readFileSync(`/proc/${pid}/status`, 'utf8');

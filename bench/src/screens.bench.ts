@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { cityScatter, dashboardTotals, provinceMap, screenData, wordCloud } from '@readlib/catalog';
 import { createDb } from '@readlib/data';
+import { watchLoop } from './lib/loop-watch.js';
 
 /**
  * pnpm --filter @readlib/bench run bench:screens -- --db .data/books-100000.db [--days 7,30] [--runs 3]
@@ -30,14 +31,7 @@ for (const days of values.days.split(',').map(Number)) {
   };
   for (const [screen, compute] of Object.entries(screens)) {
     await compute();
-    // a 1 ms timer re-armed throughout: its latest firing is the longest the event loop was held, which
-    // every other request of the admin service waits out
-    let loopMaxMs = 0;
-    let armed = performance.now();
-    const timer = setInterval(() => {
-      loopMaxMs = Math.max(loopMaxMs, performance.now() - armed - 1);
-      armed = performance.now();
-    }, 1);
+    const loop = watchLoop();
     let busyMs = 0;
     for (let i = 0; i < runs; i++) {
       const t = performance.now();
@@ -46,8 +40,7 @@ for (const days of values.days.split(',').map(Number)) {
       await new Promise((r) => setTimeout(r, 2)); // lets the timer see each run's hold apart
     }
     const ms = busyMs / runs;
-    await new Promise((r) => setTimeout(r, 5)); // the timer's firing after the last run
-    clearInterval(timer);
+    const loopMaxMs = await loop.stop();
     const round = (x: number) => Math.round(x * 10) / 10;
     console.log(
       JSON.stringify({
@@ -56,7 +49,7 @@ for (const days of values.days.split(',').map(Number)) {
         screen,
         days,
         ms: round(ms),
-        loopMaxMs: round(loopMaxMs),
+        loopMaxMs,
       }),
     );
   }

@@ -12,11 +12,11 @@ const FONT_OBFUSCATION = new Set(['http://www.idpf.org/2008/embedding', 'http://
  * Inflates every entry once (CRC, real sizes, totals) and refuses DTDs and entities in every XML
  * document, so that a book that passes parsing can be unpacked and served without surprises.
  */
-export function verifyArchive(zip: SafeZip): void {
+export async function verifyArchive(zip: SafeZip): Promise<void> {
   for (const entry of zip.entries) {
     if (entry.isDirectory) continue;
-    const data = zip.read(entry.name);
-    if (looksLikeXml(entry.name)) assertSafeDoctype(decodeXml(data), entry.name);
+    if (looksLikeXml(entry.name)) assertSafeDoctype(decodeXml(await zip.readAsync(entry.name)), entry.name);
+    else await zip.verify(entry.name);
   }
   assertNotDrmEncrypted(zip);
 }

@@ -86,7 +86,7 @@ export class FileStore {
       throw new EpubError('BOOK_EXISTS', `a book named ${fileName} is already stored`);
     }
     // Refusals happen here, before the first byte is written.
-    const { zip, parsed: fresh } = openAndParse(epub, resolveLimits(limits));
+    const { zip, parsed: fresh } = await openAndParse(epub, resolveLimits(limits));
     try {
       return await this.storeParsed(fileName, paths, epub, zip, parsed, fresh);
     } finally {

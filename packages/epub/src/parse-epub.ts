@@ -22,7 +22,7 @@ export async function parseEpub(
 ): Promise<ParsedEpub> {
   const resolved = resolveLimits(limits);
   const source = await loadInput(input, resolved);
-  const { zip, parsed } = openAndParse(source, resolved);
+  const { zip, parsed } = await openAndParse(source, resolved);
   zip.close();
   return parsed;
 }
@@ -31,14 +31,14 @@ export async function parseEpub(
  * The single gate for parsing and storing: archive checks, full verification, then the book itself.
  * `input` is the archive's bytes or its path (read one entry at a time). The caller closes `zip`.
  */
-export function openAndParse(
+export async function openAndParse(
   input: Buffer | string,
   limits: EpubLimits,
-): { zip: SafeZip; parsed: ParsedEpub } {
+): Promise<{ zip: SafeZip; parsed: ParsedEpub }> {
   let zip: SafeZip | undefined;
   try {
     zip = new SafeZip(input, limits);
-    verifyArchive(zip);
+    await verifyArchive(zip);
     return { zip, parsed: parseZip(zip) };
   } catch (err) {
     zip?.close();

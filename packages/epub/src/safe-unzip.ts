@@ -1,7 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { PassThrough, Transform } from 'node:stream';
+import { PassThrough, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { EpubError } from './errors.js';
 import { type EpubLimits, RATIO_CHECK_MIN_BYTES } from './limits.js';
@@ -24,6 +25,7 @@ export interface SafeEntry {
 /** Entries up to this size are inflated in memory and written at once by `extractTo`. */
 const SMALL_ENTRY = 1024 * 1024;
 const STORED = 0;
+const inflateRawAsync = promisify(zlib.inflateRaw);
 const DEFLATED = 8;
 
 /**
@@ -166,15 +168,44 @@ export class SafeZip {
       try {
         data = size === 0 ? Buffer.alloc(0) : zlib.inflateRawSync(raw, { maxOutputLength: size });
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw tooLarge(name);
-        throw new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is corrupt`, {
-          cause: err,
-        });
+        throw inflateError(name, err);
       }
     }
     this.checkInflated(entry, data.length, zlib.crc32(data));
     return data;
+  }
+
+  /** Size the entry's header declares: checked against the limits, and inflating must produce exactly it. */
+  sizeOf(name: string): number {
+    return this.fileEntry(name).size;
+  }
+
+  /**
+   * `read()`, but an entry over SMALL_ENTRY is inflated on zlib's thread pool: inflating a 127 MiB
+   * entry in place held the admin service's event loop for about half a second.
+   */
+  async readAsync(name: string): Promise<Buffer> {
+    const entry = this.fileEntry(name);
+    if (entry.size <= SMALL_ENTRY || entry.method === STORED) return this.read(name);
+    const raw = this.src.read(dataOffsetOf(this.src, entry, this.dataLimit), entry.compressedSize);
+    let data: Buffer;
+    try {
+      data = await inflateRawAsync(raw, { maxOutputLength: entry.size, chunkSize: 1024 * 1024 });
+    } catch (err) {
+      throw inflateError(name, err);
+    }
+    this.checkInflated(entry, data.length, zlib.crc32(data));
+    return data;
+  }
+
+  /** Inflates one entry to nowhere, with every check of `read()`: verification without holding its bytes. */
+  async verify(name: string): Promise<void> {
+    const entry = this.fileEntry(name);
+    if (entry.size <= SMALL_ENTRY) {
+      this.read(name);
+      return;
+    }
+    await this.inflateInto(entry, new Writable({ write: (_chunk, _enc, done) => done() }));
   }
 
   /**
@@ -189,6 +220,12 @@ export class SafeZip {
       await writeFile(target, this.read(name), { flag: 'wx', mode: 0o644 });
       return;
     }
+    await this.inflateInto(entry, createWriteStream(target, { flags: 'wx', mode: 0o644 }));
+  }
+
+  /** Streams one entry through inflate into `sink`, counting bytes and CRC, stopping at the declared size. */
+  private async inflateInto(entry: RawEntry, sink: Writable): Promise<void> {
+    const name = entry.name;
     const start = dataOffsetOf(this.src, entry, this.dataLimit);
     let produced = 0;
     let crc = 0;
@@ -202,12 +239,7 @@ export class SafeZip {
     });
     const inflate = entry.method === STORED ? new PassThrough() : zlib.createInflateRaw();
     try {
-      await pipeline(
-        this.src.stream(start, entry.compressedSize),
-        inflate,
-        counter,
-        createWriteStream(target, { flags: 'wx', mode: 0o644 }),
-      );
+      await pipeline(this.src.stream(start, entry.compressedSize), inflate, counter, sink);
     } catch (err) {
       if (err instanceof EpubError) throw err;
       if ((err as NodeJS.ErrnoException).code?.startsWith('Z_'))
@@ -264,6 +296,12 @@ export class SafeZip {
   close(): void {
     this.src.close();
   }
+}
+
+function inflateError(name: string, err: unknown): EpubError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) return tooLarge(name);
+  return new EpubError('CORRUPT_ZIP', `archive entry ${JSON.stringify(name)} is corrupt`, { cause: err });
 }
 
 const tooLarge = (name: string) =>

@@ -39,12 +39,7 @@ export const MAX_XML_DOCUMENT_BYTES = 4 * 1024 * 1024;
  * breakage must be reported); lenient parsing serves navigation and content documents.
  */
 export function parseXml(bytes: Uint8Array, where: string, strict = true): XNode {
-  if (bytes.length > MAX_XML_DOCUMENT_BYTES) {
-    throw new EpubError(
-      'TOO_LARGE',
-      `${where} is ${bytes.length} bytes, over the ${MAX_XML_DOCUMENT_BYTES} bytes read of an XML document`,
-    );
-  }
+  if (bytes.length > MAX_XML_DOCUMENT_BYTES) throw tooLargeXml(where, bytes.length);
   const text = stripSafeDoctype(decodeXml(bytes), where);
   if (strict) {
     const result = XMLValidator.validate(text);
@@ -71,9 +66,18 @@ export function parseXml(bytes: Uint8Array, where: string, strict = true): XNode
 
 /** Reads and parses one entry of the book, within the book's budget of parsed XML (`maxXmlBytes`). */
 export function readXml(zip: SafeZip, name: string, strict = true): XNode {
+  // an oversized document is refused from its checked declared size, before it is inflated
+  if (zip.sizeOf(name) > MAX_XML_DOCUMENT_BYTES) throw tooLargeXml(name, zip.sizeOf(name));
   const bytes = zip.read(name);
   if (bytes.length <= MAX_XML_DOCUMENT_BYTES) zip.spendOnXml(bytes.length, name);
   return parseXml(bytes, name, strict);
+}
+
+function tooLargeXml(where: string, size: number): EpubError {
+  return new EpubError(
+    'TOO_LARGE',
+    `${where} is ${size} bytes, over the ${MAX_XML_DOCUMENT_BYTES} bytes read of an XML document`,
+  );
 }
 
 function convert(raw: unknown): (XNode | string)[] {
