@@ -90,7 +90,8 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     // a URL Fastify cannot decode is answered in the family's envelope too (decisions.md §2)
     frameworkErrors: frameworkErrors(family),
     clientErrorHandler: clientErrors(family),
-    return503OnClosing: true,
+    // refused by installGracefulClose instead, in the envelope
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // behind a proxy (TRUST_PROXY), req.ip is the client's, so rate limits count clients
     trustProxy: typeof trust === 'number' ? (_addr: string, hop: number) => hop < trust : trust,
@@ -109,7 +110,7 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   for (const schema of contractSchemas) app.addSchema(schema);
   installErrorHandling(app, family);
   installInputGuard(app);
-  installGracefulClose(app);
+  installGracefulClose(app, family);
   // callback-style hooks: an async hook costs a promise per request on every route
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
@@ -121,7 +122,8 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   });
   await app.register(cors, {
     origin: config.corsOrigin,
-    exposedHeaders: ['x-request-id'],
+    // a browser on another origin reads only these: the SDK's retryAfter comes from Retry-After
+    exposedHeaders: ['x-request-id', 'retry-after'],
     // any OPTIONS is answered as a preflight: the strict default sent a text/plain 400, no envelope
     strictPreflight: false,
   });

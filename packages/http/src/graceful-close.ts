@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { type Family, failure } from './envelope.js';
+import { UNAVAILABLE_RETRY_AFTER_S } from './error-handler.js';
 
 /**
  * Draining on close (found by tests/reliability, SIGTERM under load): `forceCloseConnections: 'idle'`
@@ -6,9 +8,12 @@ import type { FastifyInstance } from 'fastify';
  * flight) stayed open after its response until the 72 s keep-alive timeout, so the process took over a
  * minute to exit, past any orchestrator's grace period (whose SIGKILL then cuts what is still in flight).
  * While closing, every response says `connection: close`, and connections whose last response has
- * ended are closed every 100 ms; requests in flight still finish.
+ * ended are closed every 100 ms; requests in flight still finish. A request that arrives on an open
+ * connection after that is refused 503 in the family's envelope (Fastify's own `return503OnClosing` body
+ * had no `error_code`, and the SDK's `ready()` took it for a health answer), with `Retry-After` for the
+ * client to go to another replica.
  */
-export function installGracefulClose(app: FastifyInstance): void {
+export function installGracefulClose(app: FastifyInstance, family: Family): void {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -17,6 +22,11 @@ export function installGracefulClose(app: FastifyInstance): void {
     const timer = setInterval(() => server.closeIdleConnections(), 100);
     timer.unref();
     server.once('close', () => clearInterval(timer));
+  });
+  app.addHook('onRequest', (_req, reply, done) => {
+    if (!closing) return done();
+    const { status, body } = failure(family, 'unavailable', 'the service is shutting down, retry shortly');
+    reply.code(status).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S)).send(body);
   });
   app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
