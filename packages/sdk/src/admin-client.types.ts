@@ -20,7 +20,7 @@ import type {
   WordCloudItem,
 } from '@readlib/contracts';
 import type { ApiError } from './api-error.js';
-import type { FetchLike } from './transport.js';
+import type { CallOptions, FetchLike } from './transport.js';
 
 /** GET /book/list result: the contracts' `AdminPage(AdminBook)` without the envelope's code and msg. */
 export type BookPage = Omit<ReturnType<typeof AdminPage<typeof AdminBook>>['static'], 'code' | 'msg'>;
@@ -38,6 +38,13 @@ export interface AdminClientOptions {
   /** extra headers sent with every request */
   headers?: Record<string, string>;
   /**
+   * milliseconds each request may wait for its whole answer before rejecting with kind `'timeout'` (a
+   * call's own `timeoutMs` overrides it; a retry after `onUnauthorized` gets a timer of its own);
+   * default: no timeout. A positive finite number (at most 2,147,483,647), else `createAdminClient`
+   * throws a RangeError.
+   */
+  timeoutMs?: number;
+  /**
    * Called when a call is refused with 401 / code -2 (missing, expired or invalid token). Return a fresh
    * token to retry that call once with it (the token is kept for later calls); return nothing to let the
    * call reject with the `unauthorized` ApiError (also what happens when the hook throws).
@@ -48,44 +55,46 @@ export interface AdminClientOptions {
 
 /**
  * The administration API (spec §4.11, §4.12), one method per route, named by its `operationId`.
- * Every call but `login` and the health endpoints sends `Authorization: Bearer <token>`.
+ * Every call but `login` and the health endpoints sends `Authorization: Bearer <token>`. Every method
+ * that sends a request takes an optional last argument `call` (`{ signal?, timeoutMs? }`): an
+ * AbortSignal and a timeout for that call only (the signal also applies to a retry after `onUnauthorized`).
  */
 export interface AdminClient {
   /** POST /user/login: keeps the token for the calls that follow, and returns it */
-  login(username: string, password: string): Promise<LoginData>;
+  login(username: string, password: string, call?: CallOptions): Promise<LoginData>;
   /** Replaces (or with no argument, forgets) the token sent with later calls. */
   setToken(token?: string): void;
   getToken(): string | undefined;
   /** GET /user/info */
-  getUserInfo(): Promise<AdminUser>;
+  getUserInfo(call?: CallOptions): Promise<AdminUser>;
   /** POST /user/info */
-  postUserInfo(): Promise<AdminUser>;
+  postUserInfo(call?: CallOptions): Promise<AdminUser>;
   /** GET /book/home: catalogue totals */
-  getDashboard(): Promise<DashboardTotals>;
+  getDashboard(call?: CallOptions): Promise<DashboardTotals>;
   /** GET /book/list: resolves with `{data, page, pageSize, total}` */
-  listBooks(query?: BookListQuery): Promise<BookPage>;
+  listBooks(query?: BookListQuery, call?: CallOptions): Promise<BookPage>;
   /** GET /book/get */
-  getBook(query: OptionalFileNameQuery): Promise<AdminBookDetail>;
+  getBook(query: OptionalFileNameQuery, call?: CallOptions): Promise<AdminBookDetail>;
   /** POST /book/update: changes only the fields sent */
-  updateBook(body: BookUpdateBody): Promise<void>;
+  updateBook(body: BookUpdateBody, call?: CallOptions): Promise<void>;
   /** GET /book/delete */
-  deleteBook(query: FileNameQuery): Promise<void>;
+  deleteBook(query: FileNameQuery, call?: CallOptions): Promise<void>;
   /** POST /book/upload (multipart field `file`); then `createBook({ fileName })` adds it to the catalogue */
-  uploadBook(file: UploadFile, fileName?: string): Promise<AdminBookDetail>;
+  uploadBook(file: UploadFile, fileName?: string, call?: CallOptions): Promise<AdminBookDetail>;
   /** POST /book/create */
-  createBook(body: BookCreateBody): Promise<void>;
+  createBook(body: BookCreateBody, call?: CallOptions): Promise<void>;
   /** GET /book/category */
-  listCategories(): Promise<AdminCategory[]>;
+  listCategories(call?: CallOptions): Promise<AdminCategory[]>;
   /** GET /screen/data */
-  getScreenData(query?: ScreenQuery): Promise<ScreenData>;
+  getScreenData(query?: ScreenQuery, call?: CallOptions): Promise<ScreenData>;
   /** GET /screen/wordcloud */
-  getWordCloud(query?: ScreenQuery): Promise<WordCloudItem[]>;
+  getWordCloud(query?: ScreenQuery, call?: CallOptions): Promise<WordCloudItem[]>;
   /** GET /screen/map */
-  getScreenMap(query?: ScreenQuery): Promise<MapItem[]>;
+  getScreenMap(query?: ScreenQuery, call?: CallOptions): Promise<MapItem[]>;
   /** GET /screen/map/scatter */
-  getScreenScatter(query?: ScreenQuery): Promise<ScatterData>;
+  getScreenScatter(query?: ScreenQuery, call?: CallOptions): Promise<ScatterData>;
   /** GET /healthz (outside the envelope, no token) */
-  health(): Promise<Health>;
+  health(call?: CallOptions): Promise<Health>;
   /** GET /readyz (outside the envelope, no token; resolves with `status: 'unavailable'` on 503) */
-  ready(): Promise<Ready>;
+  ready(call?: CallOptions): Promise<Ready>;
 }

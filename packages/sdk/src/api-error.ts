@@ -2,14 +2,34 @@ import type { ErrorKind } from '@readlib/contracts';
 import type { ApiFamily } from './error-catalogue.js';
 
 /**
- * `ErrorKind` of the contracts' error catalogue; `network` when no HTTP response arrived (status 0);
- * `unknown` when the status and code match no row (e.g. a proxy's own 504 page).
+ * `ErrorKind` of the contracts' error catalogue (also 431 as `invalid` and 408 as `failure`, statuses the
+ * services send outside the table), or one of the SDK's own kinds below. Status 0 means no HTTP response
+ * was read; with kind `invalid` it means the SDK refused the call before sending anything (e.g. a query
+ * value with a lone surrogate).
  */
-export type ApiErrorKind = ErrorKind | 'network' | 'unknown';
+export type ApiErrorKind =
+  | ErrorKind
+  /** no HTTP response arrived: connection refused or reset, DNS failure, the adapter's `fail` (status 0) */
+  | 'network'
+  /**
+   * no complete answer (status, headers and body) within the call's `timeoutMs` or the client's
+   * (status 0, code -1; `msg` says after how many milliseconds)
+   */
+  | 'timeout'
+  /**
+   * the caller's `signal` was aborted before or during the call (status 0, code -1; `cause` is the
+   * signal's abort reason). Already aborted: nothing was sent.
+   */
+  | 'aborted'
+  /** the status and code match no row (e.g. a proxy's own 504 page) */
+  | 'unknown';
 
 export interface ApiErrorInit {
   family: ApiFamily;
-  /** HTTP status; 0 when the request never got a response */
+  /**
+   * HTTP status; 0 when no response was read (kinds `network`, `timeout`, `aborted`, or `invalid` when
+   * the SDK refused the call before sending it)
+   */
   status: number;
   /** the envelope's `error_code` (reader) or `code` (admin); -1 when the body was not an envelope */
   code: number;
@@ -35,7 +55,14 @@ export class ApiError extends Error {
   readonly retryAfter: number | undefined;
 
   constructor(init: ApiErrorInit) {
-    const where = init.status === 0 ? 'network error' : `HTTP ${init.status}, code ${init.code}`;
+    const where =
+      init.status !== 0
+        ? `HTTP ${init.status}, code ${init.code}`
+        : init.kind === 'invalid'
+          ? 'not sent'
+          : init.kind === 'network'
+            ? 'network error'
+            : 'no response';
     super(
       `${init.msg} (${where}, ${init.kind})`,
       init.cause === undefined ? undefined : { cause: init.cause },

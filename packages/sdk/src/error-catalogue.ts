@@ -29,13 +29,22 @@ export const sdkErrorCatalogue: Readonly<Record<ErrorKind, ErrorCatalogueEntry>>
 export type ApiFamily = 'reader' | 'admin';
 
 /**
+ * Statuses the services send outside the table (README "Errors"; packages/http `clientErrors`), for a
+ * request Node's parser refused before routing, with the envelope code of the kind they stand for:
+ * 431 a header section over 16 KiB (`invalid`), 408 headers that never arrived (`failure`).
+ */
+const outsideTable: Readonly<Record<number, ErrorKind>> = { 431: 'invalid', 408: 'failure' };
+
+/**
  * The failure class of an error response, from its HTTP status and envelope code. A class that has no
  * code in a family is answered with -1 there (packages/http `failure()`). Where two classes share status
- * and code (admin 400/-1: `failure` and `invalid`), the first row of the table wins.
+ * and code (admin 400/-1: `failure` and `invalid`), the first row of the table wins. When no row
+ * matches, 431 and 408 with their kind's code (see `outsideTable`) are that kind.
  */
 export function errorKindOf(family: ApiFamily, status: number, code: number): ErrorKind | undefined {
   for (const [kind, entry] of Object.entries(sdkErrorCatalogue) as Array<[ErrorKind, ErrorCatalogueEntry]>) {
     if (entry.http === status && (entry[family] ?? -1) === code) return kind;
   }
-  return undefined;
+  const kind = outsideTable[status];
+  return kind !== undefined && (sdkErrorCatalogue[kind][family] ?? -1) === code ? kind : undefined;
 }

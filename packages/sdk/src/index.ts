@@ -56,4 +56,4 @@ export { ApiError, type ApiErrorInit, type ApiErrorKind, isApiError } from './ap
 export { type ApiFamily, errorKindOf } from './error-catalogue.js';
 export { createReaderClient } from './reader.client.js';
 export type { ReaderClient, ReaderClientOptions } from './reader-client.types.js';
-export type { FetchInit, FetchLike, FetchResponseLike } from './transport.js';
+export type { CallOptions, FetchInit, FetchLike, FetchResponseLike } from './transport.js';

@@ -1,11 +1,16 @@
 import { ApiError } from './api-error.js';
-import { type ApiFamily, errorKindOf } from './error-catalogue.js';
+import { type ApiFamily, errorKindOf, sdkErrorCatalogue } from './error-catalogue.js';
 
 /** What the SDK passes to `fetch`: enough for browsers, Node 20 and mini-program request adapters. */
 export interface FetchInit {
   method: string;
   headers: Record<string, string>;
   body?: string | FormData;
+  /**
+   * Present only when the call has a timeout or a caller's signal: aborted when either fires. An adapter
+   * may ignore it (the call still rejects on time; only the request itself is not cancelled).
+   */
+  signal?: AbortSignal;
 }
 
 /** The part of a fetch `Response` the SDK reads. */
@@ -35,14 +40,69 @@ export interface RequestSpec {
   plain?: { okStatuses: readonly number[] };
 }
 
+/** Options of one call, the optional last argument of every client method. */
+export interface CallOptions {
+  /** aborting it rejects the call with kind `'aborted'` (already aborted: nothing is sent) */
+  signal?: AbortSignal;
+  /**
+   * milliseconds to wait for the whole answer (status, headers and body) before rejecting with kind
+   * `'timeout'`; overrides the client's `timeoutMs` for this call. A positive finite number of at most
+   * 2,147,483,647 (what `setTimeout` can wait), else the call rejects with a `RangeError`.
+   */
+  timeoutMs?: number;
+}
+
 export interface TransportOptions {
   baseUrl: string;
   fetch?: FetchLike;
   /** extra headers sent with every request */
   headers?: Record<string, string>;
+  /** default timeout of each request, in milliseconds (none when undefined) */
+  timeoutMs?: number;
 }
 
-export type Send = (spec: RequestSpec) => Promise<Record<string, unknown>>;
+export type Send = (spec: RequestSpec, call?: CallOptions) => Promise<Record<string, unknown>>;
+
+/** setTimeout's largest delay: a longer one fires at once in browsers and Node. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** Throws a RangeError unless `value` is undefined or a usable timeout in milliseconds. */
+export function checkTimeout(value: unknown, name: string): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
+    throw new RangeError(
+      `${name} must be a positive finite number of milliseconds (at most ${MAX_TIMEOUT_MS}), got ${String(value)}`,
+    );
+  }
+}
+
+/**
+ * Whether a string is well-formed UTF-16 (no lone surrogate), i.e. `encodeURIComponent` accepts it.
+ * A loop rather than `String.prototype.isWellFormed` (ES2024) or a lookbehind regex: mini-program
+ * runtimes may lack both.
+ */
+export function isWellFormed(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1); // NaN past the end
+    if (c > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return false;
+    i++;
+  }
+  return true;
+}
+
+/** The name of the first query parameter whose name or value is not well-formed Unicode, if any. */
+export function malformedQueryParameter(query: QueryInput | undefined): string | undefined {
+  if (!query) return undefined;
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    // a name with a lone surrogate is quoted with JSON escapes, so the message stays well-formed
+    if (!isWellFormed(key)) return JSON.stringify(key);
+    if (!isWellFormed(String(value))) return key;
+  }
+  return undefined;
+}
 
 /** `?a=1&b=x` with encodeURIComponent (no URLSearchParams: some mini-program runtimes lack it). */
 export function queryString(query: QueryInput | undefined): string {
@@ -67,12 +127,88 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** Sends one request and returns the success body (the whole envelope), or rejects with an ApiError. */
 export function createTransport(family: ApiFamily, options: TransportOptions): Send {
+  checkTimeout(options.timeoutMs, 'timeoutMs');
   const base = options.baseUrl.replace(/\/+$/, '');
   const codeField = family === 'reader' ? 'error_code' : 'code';
   // resolved per call and never called as a method: browsers refuse an unbound `window.fetch`
   const doFetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
 
-  return async (spec) => {
+  /** One request and its body; a failure of either is kind `network`. */
+  const exchange = async (url: string, init: FetchInit): Promise<[FetchResponseLike, string]> => {
+    try {
+      const res = await doFetch(url, init);
+      return [res, await res.text()];
+    } catch (cause) {
+      const msg = cause instanceof Error ? cause.message : String(cause);
+      throw new ApiError({ family, status: 0, code: -1, msg, kind: 'network', cause });
+    }
+  };
+  const aborted = (cause: unknown) =>
+    new ApiError({
+      family,
+      status: 0,
+      code: -1,
+      msg: 'the call was aborted by the caller',
+      kind: 'aborted',
+      cause,
+    });
+
+  /**
+   * The exchange raced against the caller's signal and the timeout, so the call rejects on time even
+   * when the fetch adapter ignores `init.signal`. A plain AbortController and setTimeout (mini-program
+   * runtimes may lack AbortSignal.any/timeout, some lack AbortController: then nothing is cancelled,
+   * the call still rejects); the timer and the listener are removed when the call settles.
+   */
+  const guarded = async (
+    url: string,
+    init: FetchInit,
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+  ): Promise<[FetchResponseLike, string]> => {
+    if (signal?.aborted) throw aborted(signal.reason);
+    const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
+    let stop!: (reason: ApiError) => void;
+    let stopped: ApiError | undefined;
+    // rejected at most once, by the timer or the signal; Promise.race below handles its rejection
+    const interrupted = new Promise<never>((_, reject) => {
+      stop = (reason) => {
+        if (stopped) return;
+        stopped = reason;
+        reject(reason);
+        controller?.abort(reason.cause ?? reason);
+      };
+    });
+    const onAbort = () => stop(aborted(signal?.reason));
+    signal?.addEventListener('abort', onAbort);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            const msg = `no answer after ${timeoutMs} ms`;
+            stop(new ApiError({ family, status: 0, code: -1, msg, kind: 'timeout' }));
+          }, timeoutMs);
+    try {
+      const attempt = exchange(url, controller ? { ...init, signal: controller.signal } : init);
+      // an exchange failing because of the abort reports the abort, whichever settles first
+      return await Promise.race([
+        attempt.catch((err: unknown) => Promise.reject(stopped ?? err)),
+        interrupted,
+      ]);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  };
+
+  return async (spec, call) => {
+    checkTimeout(call?.timeoutMs, 'call timeoutMs');
+    const bad = malformedQueryParameter(spec.query);
+    if (bad !== undefined) {
+      const msg = `query parameter ${bad} is not valid Unicode (a lone surrogate)`;
+      const code = sdkErrorCatalogue.invalid[family] ?? -1;
+      throw new ApiError({ family, status: 0, code, msg, kind: 'invalid' });
+    }
+    const url = `${base}${spec.path}${queryString(spec.query)}`;
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     let body: string | FormData | undefined;
     if (spec.json !== undefined) {
@@ -82,25 +218,22 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
       body = spec.form;
     }
     if (spec.token) headers.authorization = `Bearer ${spec.token}`;
+    const init: FetchInit = { method: spec.method, headers, ...(body === undefined ? {} : { body }) };
 
-    let res: FetchResponseLike;
-    let text: string;
-    try {
-      res = await doFetch(`${base}${spec.path}${queryString(spec.query)}`, {
-        method: spec.method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-      });
-      text = await res.text();
-    } catch (cause) {
-      const msg = cause instanceof Error ? cause.message : String(cause);
-      throw new ApiError({ family, status: 0, code: -1, msg, kind: 'network', cause });
-    }
+    const signal = call?.signal;
+    const timeoutMs = call?.timeoutMs ?? options.timeoutMs;
+    // no controller, timer or listener unless the call asks for one
+    const [res, text] =
+      signal === undefined && timeoutMs === undefined
+        ? await exchange(url, init)
+        : await guarded(url, init, signal, timeoutMs);
     const requestId = res.headers.get('x-request-id') ?? undefined;
     const parsed = parseBody(text);
 
     if (spec.plain) {
-      if (spec.plain.okStatuses.includes(res.status) && isObject(parsed)) return parsed;
+      // health answers carry a string status; a framework's own error object does not
+      if (spec.plain.okStatuses.includes(res.status) && isObject(parsed) && typeof parsed.status === 'string')
+        return parsed;
     } else if (res.status >= 200 && res.status < 300 && isObject(parsed) && parsed[codeField] === 0) {
       return parsed;
     }

@@ -3,6 +3,7 @@ import { makeEpub, makeHostileZip } from '@readlib/epub/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminClient, ApiError, createAdminClient } from '../src/index.js';
 import { expiredToken, OPERATOR, type Services, startServices } from './helpers.js';
+import { standIn } from './platform-stand-ins.js';
 
 /** Rejects with an ApiError: returns it for the assertions. */
 async function refusal(call: Promise<unknown>): Promise<ApiError> {
@@ -101,6 +102,24 @@ describe('admin client against the real admin API', () => {
     expect([unsafe.status, unsafe.code, unsafe.kind]).toEqual([422, -1, 'unsafe_archive']);
   });
 
+  it('a header section over 16 KiB is 431 / -1 invalid; a lone surrogate in a query is refused unsent', async () => {
+    const big = createAdminClient({
+      baseUrl: s.adminUrl,
+      token: admin.getToken(),
+      headers: { 'x-padding': 'a'.repeat(20_000) },
+    });
+    const err = await refusal(big.getDashboard());
+    expect([err.status, err.code, err.kind, err.msg]).toEqual([
+      431,
+      -1,
+      'invalid',
+      'request header fields too large',
+    ]);
+    const cut = await refusal(admin.listBooks({ title: '\uDE00 x' }));
+    expect([cut.status, cut.code, cut.kind, cut.family]).toEqual([0, -1, 'invalid', 'admin']);
+    expect(cut.msg).toBe('query parameter title is not valid Unicode (a lone surrogate)');
+  });
+
   it('a wrong password is login_refused (401 / -1) and calls no hook', async () => {
     let calls = 0;
     const c = createAdminClient({ baseUrl: s.adminUrl, onUnauthorized: () => void calls++ });
@@ -158,6 +177,26 @@ describe('admin client against the real admin API', () => {
     const c = createAdminClient({ baseUrl: s.adminUrl, token: admin.getToken() });
     c.setToken();
     expect((await refusal(c.getDashboard())).kind).toBe('unauthorized');
+  });
+});
+
+describe('admin client: answers of something other than the service', () => {
+  it('408 / -1 is failure; a 503 body without a string status rejects ready()', async () => {
+    const timedOut = await standIn(408, '{"code":-1,"msg":"request timeout"}');
+    const closing = await standIn(
+      503,
+      '{"error":"Service Unavailable","message":"Service Unavailable","statusCode":503}',
+    );
+    try {
+      const err = await refusal(createAdminClient({ baseUrl: timedOut.url, token: 't' }).getDashboard());
+      expect([err.status, err.code, err.kind]).toEqual([408, -1, 'failure']);
+      const down = await refusal(createAdminClient({ baseUrl: closing.url }).ready());
+      expect([down.status, down.code, down.kind]).toEqual([503, -1, 'unavailable']);
+      expect((await refusal(createAdminClient({ baseUrl: closing.url }).health())).kind).toBe('unavailable');
+    } finally {
+      await timedOut.close();
+      await closing.close();
+    }
   });
 });
 

@@ -9,6 +9,8 @@ import {
   type AdminClient,
   type ApiErrorKind,
   type BookPage,
+  type CallOptions,
+  createAdminClient,
   createReaderClient,
   type ReaderClient,
 } from '../src/index.js';
@@ -34,6 +36,29 @@ export async function readerCalls(reader: ReaderClient): Promise<void> {
   await reader.registerUser({ openId: 'o', gender: 'male' });
   // @ts-expect-error no such method: method names are the routes' operationIds
   await reader.getBook({ fileName: 'f' });
+
+  // every method takes a last optional CallOptions: after its parameters, or alone
+  const signal = new AbortController().signal;
+  expectTypeOf(await reader.getHome({ openId: 'o' }, { timeoutMs: 500, signal })).toEqualTypeOf<HomeData>();
+  expectTypeOf(await reader.getRecommendBatch({ signal })).toEqualTypeOf<BookSummary[]>();
+  await reader.saveShelf({ openId: 'o', fileName: 'f' }, { timeoutMs: 100 });
+  await reader.registerUser({ openId: 'o' }, {});
+  await reader.health({ timeoutMs: 100 });
+  await reader.ready({ signal });
+  expectTypeOf<Parameters<ReaderClient['searchBooks']>[1]>().toEqualTypeOf<CallOptions | undefined>();
+  // @ts-expect-error timeoutMs is a number of milliseconds
+  await reader.getHotSearch({ timeoutMs: '100' });
+  // @ts-expect-error an unknown call option (timeout)
+  await reader.getHotSearch({ timeout: 100 });
+  // @ts-expect-error signal is an AbortSignal, not its controller
+  await reader.getHotSearch({ signal: new AbortController() });
+  // @ts-expect-error the call options come after the query, not instead of it
+  await reader.searchBooks({ timeoutMs: 100 });
+  // @ts-expect-error one argument too many
+  await reader.health({}, {});
+  createReaderClient({ baseUrl: 'http://x', timeoutMs: 5_000 });
+  // @ts-expect-error the client timeout is a number too
+  createReaderClient({ baseUrl: 'http://x', timeoutMs: '5s' });
 }
 
 export async function adminCalls(admin: AdminClient): Promise<void> {
@@ -57,6 +82,22 @@ export async function adminCalls(admin: AdminClient): Promise<void> {
   await admin.uploadBook('/tmp/book.epub');
   // @ts-expect-error days is a number
   await admin.getScreenData({ days: '7' });
+
+  const signal = new AbortController().signal;
+  await admin.login('u', 'p', { timeoutMs: 1_000 });
+  await admin.uploadBook(new Uint8Array(8), undefined, { timeoutMs: 120_000, signal });
+  await admin.uploadBook(new Blob([]), 'a.epub', { signal });
+  expectTypeOf(await admin.listBooks(undefined, { signal })).toEqualTypeOf<BookPage>();
+  expectTypeOf(await admin.deleteBook({ fileName: 'f' }, { timeoutMs: 10 })).toEqualTypeOf<void>();
+  await admin.getDashboard({ timeoutMs: 100 });
+  await admin.ready({ signal });
+  // @ts-expect-error uploadBook keeps its positions: fileName second, call options third
+  await admin.uploadBook(new Uint8Array(8), { timeoutMs: 100 });
+  // @ts-expect-error setToken is not a call
+  admin.setToken('t', { timeoutMs: 100 });
+  createAdminClient({ baseUrl: 'http://x', timeoutMs: 5_000 });
+  // @ts-expect-error the client timeout is a number
+  createAdminClient({ baseUrl: 'http://x', timeoutMs: null });
 }
 
 export function errorKinds(kind: ApiErrorKind): void {

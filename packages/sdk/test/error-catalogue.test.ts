@@ -21,6 +21,28 @@ describe("the SDK's copy of the error catalogue", () => {
     expect(errorKindOf('reader', 418, 0)).toBeUndefined();
   });
 
+  it("outside the table: 431 is invalid and 408 failure, with that kind's code in the family", () => {
+    expect(errorKindOf('reader', 431, 2)).toBe('invalid');
+    expect(errorKindOf('admin', 431, -1)).toBe('invalid');
+    expect(errorKindOf('reader', 408, -1)).toBe('failure');
+    expect(errorKindOf('admin', 408, -1)).toBe('failure');
+    // another code is not what the services send: still no kind
+    expect(errorKindOf('reader', 431, -1)).toBeUndefined();
+    expect(errorKindOf('reader', 408, 2)).toBeUndefined();
+    expect(errorKindOf('admin', 408, -2)).toBeUndefined();
+  });
+
+  it('status 0 says whether anything was sent', () => {
+    const make = (kind: 'network' | 'timeout' | 'aborted' | 'invalid') =>
+      new ApiError({ family: 'reader', status: 0, code: -1, msg: 'm', kind }).message;
+    expect(['network', 'timeout', 'aborted', 'invalid'].map((k) => make(k as 'network'))).toEqual([
+      'm (network error, network)',
+      'm (no response, timeout)',
+      'm (no response, aborted)',
+      'm (not sent, invalid)',
+    ]);
+  });
+
   it('isApiError recognises errors from another copy of the SDK by shape', () => {
     const own = new ApiError({ family: 'admin', status: 401, code: -2, msg: 'no', kind: 'unauthorized' });
     const foreign = Object.assign(new Error('x'), { name: 'ApiError', kind: 'network' });

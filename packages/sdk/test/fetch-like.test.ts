@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReaderClient, type FetchLike } from '../src/index.js';
-import { queryString } from '../src/transport.js';
+import { ApiError, createAdminClient, createReaderClient, type FetchLike } from '../src/index.js';
+import { isWellFormed, malformedQueryParameter, queryString } from '../src/transport.js';
 import { type Services, startServices } from './helpers.js';
 
 /**
@@ -61,5 +61,47 @@ describe('query strings', () => {
     expect(queryString({ sort: '+title' })).toBe('?sort=%2Btitle');
     expect(queryString({})).toBe('');
     expect(queryString(undefined)).toBe('');
+  });
+});
+
+async function refusal(call: Promise<unknown>): Promise<ApiError> {
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+}
+
+describe('query values that are not well-formed Unicode (a lone surrogate)', () => {
+  it('are found before encodeURIComponent would throw', () => {
+    for (const ok of ['', 'abc', '红楼', '\uD83D\uDE00', 'a\uD83D\uDE00b\uD83D\uDE00'])
+      expect(isWellFormed(ok)).toBe(true);
+    for (const bad of ['\uD83D', 'a\uD83Db', '\uDE00', 'x\uDE00\uD83D', '\uD83D\uD83D']) {
+      expect(isWellFormed(bad)).toBe(false);
+    }
+    expect(malformedQueryParameter({ a: 'x', keyword: 'cut \uD83D', later: '\uDE00' })).toBe('keyword');
+    expect(malformedQueryParameter({ 'k\uD800': 'x' })).toBe('"k\\ud800"');
+    expect(malformedQueryParameter({ skipped: undefined, n: 3 })).toBeUndefined();
+  });
+
+  it("reject with kind invalid, status 0, the family's invalid code, and send nothing", async () => {
+    const seen: string[] = [];
+    const fetch: FetchLike = async (url) => {
+      seen.push(url);
+      throw new Error('not reached');
+    };
+    const reader = createReaderClient({ baseUrl: 'http://adapter.test', fetch });
+    const err = await refusal(reader.searchBooks({ keyword: '\u7EA2\uD83D' }));
+    expect([err.status, err.code, err.kind, err.msg]).toEqual([
+      0,
+      2,
+      'invalid',
+      'query parameter keyword is not valid Unicode (a lone surrogate)',
+    ]);
+    const admin = createAdminClient({ baseUrl: 'http://adapter.test', fetch });
+    const adminErr = await refusal(admin.getBook({ fileName: 'x\uDFFF' }));
+    expect([adminErr.status, adminErr.code, adminErr.kind]).toEqual([0, -1, 'invalid']);
+    expect(seen).toEqual([]);
   });
 });

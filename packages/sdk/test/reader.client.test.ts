@@ -119,6 +119,26 @@ describe('reader client against the real reader API', () => {
     expect([stranger.status, stranger.code, stranger.kind]).toEqual([404, 4, 'unregistered']);
   });
 
+  it('a header section over 16 KiB is 431 / 2 invalid (README "Errors", outside the table)', async () => {
+    const big = createReaderClient({ baseUrl: s.readerUrl, headers: { 'x-padding': 'a'.repeat(20_000) } });
+    const err = await refusal(big.getHotSearch());
+    expect([err.status, err.code, err.kind, err.msg]).toEqual([
+      431,
+      2,
+      'invalid',
+      'request header fields too large',
+    ]);
+  });
+
+  it('a lone surrogate in a query value (a search box cut mid-emoji) is invalid, status 0, not sent', async () => {
+    const err = await refusal(reader.searchBooks({ keyword: 'park \uD83D' }));
+    expect([err.status, err.code, err.kind, err.family]).toEqual([0, 2, 'invalid', 'reader']);
+    expect(err.msg).toBe('query parameter keyword is not valid Unicode (a lone surrogate)');
+    expect(err.message).toContain('(not sent, invalid)');
+    // a whole emoji is fine
+    expect((await reader.searchBooks({ keyword: 'park \uD83D\uDE00' })).book).toEqual([]);
+  });
+
   it('the request id sent by the service is kept on the error', async () => {
     const err = await refusal(reader.getUserDay({ openId: 'never-registered' }));
     expect(err.requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -185,6 +205,34 @@ describe('reader client: login-code exchange, limits, upstream and network failu
     const err = await refusal(reader.getHotSearch());
     expect([err.status, err.code, err.kind, err.requestId]).toEqual([0, -1, 'network', undefined]);
     expect(err.cause).toBeInstanceOf(Error);
+  });
+
+  it('408 / -1 (headers that never arrived, README "Errors") is failure', async () => {
+    const timedOut = await standIn(408, '{"error_code":-1,"msg":"request timeout"}');
+    stands.push(timedOut);
+    const err = await refusal(createReaderClient({ baseUrl: timedOut.url }).getHotSearch());
+    expect([err.status, err.code, err.kind, err.msg]).toEqual([408, -1, 'failure', 'request timeout']);
+  });
+
+  it("ready and health resolve only with a string status: a framework's own 503 body rejects", async () => {
+    const closing = await standIn(
+      503,
+      '{"error":"Service Unavailable","message":"Service Unavailable","statusCode":503}',
+    );
+    const empty = await standIn(200, '{"ok":true}');
+    const unavailable = await standIn(503, '{"status":"unavailable","database":false}');
+    stands.push(closing, empty, unavailable);
+    const err = await refusal(createReaderClient({ baseUrl: closing.url }).ready());
+    expect([err.status, err.code, err.kind]).toEqual([503, -1, 'unavailable']);
+    expect(err.msg).toContain('Service Unavailable');
+    const odd = await refusal(createReaderClient({ baseUrl: empty.url }).health());
+    expect([odd.status, odd.code, odd.kind]).toEqual([200, -1, 'unknown']);
+    expect((await refusal(createReaderClient({ baseUrl: empty.url }).ready())).kind).toBe('unknown');
+    // the service's own 503 answer still resolves
+    expect(await createReaderClient({ baseUrl: unavailable.url }).ready()).toEqual({
+      status: 'unavailable',
+      database: false,
+    });
   });
 
   it("a proxy's own error page (not an envelope) is kind unknown with the text as msg", async () => {
