@@ -102,6 +102,28 @@ describe.each(dialects)('search repository on $name', (dialect) => {
     expect((await titles('a')).length).toBeGreaterThanOrEqual(4);
   });
 
+  it('matches keywords of three or more characters typed in full width or decomposed, as their plain form', async () => {
+    // an input method's full-width letters: `ＨＥ` (two) always found these through the gram index
+    expect(await titles('ＨＥＲＢ')).toEqual(['herbs', 'dune']);
+    expect(await titles('ｍｅｓｓｉａｈ')).toEqual(['dune']);
+    expect(await titles('ＨＥ')).toEqual(await titles('he'));
+    expect(await searchFacet(h.db, 'ＰＯＰＰＩＮＳ', 'author')).toEqual([{ value: 'Mary Poppins', n: 1 }]);
+    await insertBook(
+      h.db,
+      sampleBook({
+        file_name: 'emile',
+        title: 'Émile',
+        author: 'Ｊｅａｎ Rousseau',
+        publisher: 'P',
+        category_id: 12,
+      }),
+      [],
+    );
+    expect(await titles('E\u0301mile')).toEqual(['emile']); // decomposed, as some keyboards send it
+    expect(await titles('Ｊｅａｎ')).toEqual(['emile']); // stored in full width: its own form still finds it
+    await deleteBook(h.db, 'emile');
+  });
+
   it('matches category names', async () => {
     expect(await titles('mathemat')).toEqual(['math']);
     expect((await searchCategories(h.db, 'literat')).map((c) => [c.name, c.n])).toEqual([['Literature', 2]]);
