@@ -1,19 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { makeEpub, makeHostileZip } from '@readlib/epub/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminClient, ApiError, createAdminClient } from '../src/index.js';
+import { type AdminClient, type ApiError, createAdminClient } from '../src/index.js';
 import { expiredToken, OPERATOR, type Services, startServices } from './helpers.js';
 import { standIn } from './platform-stand-ins.js';
-
-/** Rejects with an ApiError: returns it for the assertions. */
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
-}
+import { refusal } from './refusal.js';
 
 describe('admin client against the real admin API', () => {
   let s: Services;

@@ -1,8 +1,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createAdminClient, createReaderClient, type FetchLike } from '../src/index.js';
+import { createAdminClient, createReaderClient, type FetchLike } from '../src/index.js';
 import { isWellFormed, malformedQueryParameter, queryString } from '../src/transport.js';
 import { type Services, startServices } from './helpers.js';
+import { refusal } from './refusal.js';
 
 /**
  * A fetch-like function as a mini-program adapter would write it over its own request API: no
@@ -63,15 +64,6 @@ describe('query strings', () => {
     expect(queryString(undefined)).toBe('');
   });
 });
-
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
-}
 
 describe('query values that are not well-formed Unicode (a lone surrogate)', () => {
   it('are found before encodeURIComponent would throw', () => {

@@ -9,13 +9,20 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-/** A loopback HTTP server answering every request with one status, content type and body. */
-export async function standIn(status: number, body: string, type = 'application/json'): Promise<StandIn> {
+/** A loopback HTTP server answering every request with one status, content type and body, `delayMs` late. */
+export async function standIn(
+  status: number,
+  body: string,
+  type = 'application/json',
+  delayMs = 0,
+): Promise<StandIn> {
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(status, { 'content-type': type });
-      res.end(body);
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': type });
+        res.end(body);
+      }, delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

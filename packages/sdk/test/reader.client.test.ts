@@ -7,22 +7,13 @@ import { buildApp as buildReaderApp } from '@readlib/reader-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AdminBookDetail,
-  ApiError,
   createAdminClient,
   createReaderClient,
   type ReaderClient,
 } from '../src/index.js';
 import { closedPort, OPERATOR, type Services, startServices } from './helpers.js';
 import { alipayAnswer, type StandIn, standIn } from './platform-stand-ins.js';
-
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
-}
+import { refusal } from './refusal.js';
 
 const READER = 'reader-1';
 

@@ -1,22 +1,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  ApiError,
   createAdminClient,
   createReaderClient,
   type FetchInit,
   type FetchLike,
   type FetchResponseLike,
 } from '../src/index.js';
-
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
-}
+import { standIn } from './platform-stand-ins.js';
+import { refusal } from './refusal.js';
 
 /** A loopback server that accepts every request and never answers; records the requests it got. */
 async function silentServer() {
@@ -38,24 +30,8 @@ async function silentServer() {
 }
 
 /** A loopback server answering a reader envelope after `delayMs`. */
-async function slowServer(delayMs: number) {
-  const server: Server = createServer((_req, res) => {
-    setTimeout(() => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"error_code":0,"msg":"success","data":[]}');
-    }, delayMs);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+const slowServer = (delayMs: number) =>
+  standIn(200, '{"error_code":0,"msg":"success","data":[]}', 'application/json', delayMs);
 
 const response = (status: number, body: string): FetchResponseLike => ({
   status,
@@ -84,11 +60,12 @@ describe('timeouts: a server that accepts and never answers', () => {
   it('the client timeoutMs rejects with kind timeout, status 0, and cancels the request', async () => {
     const srv = await silentServer();
     closers.push(srv.close);
-    const reader = createReaderClient({ baseUrl: srv.url, timeoutMs: 100 });
+    // long enough for the request to reach the server on a loaded machine (it asserts the request came)
+    const reader = createReaderClient({ baseUrl: srv.url, timeoutMs: 500 });
     const err = await refusal(reader.getHotSearch());
     expect([err.status, err.code, err.kind, err.family]).toEqual([0, -1, 'timeout', 'reader']);
-    expect(err.msg).toBe('no answer after 100 ms');
-    expect(err.message).toBe('no answer after 100 ms (no response, timeout)');
+    expect(err.msg).toBe('no answer after 500 ms');
+    expect(err.message).toBe('no answer after 500 ms (no response, timeout)');
     expect(srv.requests).toHaveLength(1);
     // the signal reached the global fetch: it dropped the connection
     await vi.waitFor(() => expect(srv.requests[0]!.socket.destroyed).toBe(true));
