@@ -67,10 +67,10 @@ export function parseXml(bytes: Uint8Array, where: string, strict = true): XNode
 /** Reads and parses one entry of the book, within the book's budget of parsed XML (`maxXmlBytes`). */
 export function readXml(zip: SafeZip, name: string, strict = true): XNode {
   // an oversized document is refused from its checked declared size, before it is inflated
-  if (zip.sizeOf(name) > MAX_XML_DOCUMENT_BYTES) throw tooLargeXml(name, zip.sizeOf(name));
-  const bytes = zip.read(name);
-  if (bytes.length <= MAX_XML_DOCUMENT_BYTES) zip.spendOnXml(bytes.length, name);
-  return parseXml(bytes, name, strict);
+  const size = zip.sizeOf(name);
+  if (size > MAX_XML_DOCUMENT_BYTES) throw tooLargeXml(name, size);
+  zip.spendOnXml(size, name);
+  return parseXml(zip.read(name), name, strict);
 }
 
 function tooLargeXml(where: string, size: number): EpubError {
