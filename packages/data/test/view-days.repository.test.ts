@@ -77,17 +77,16 @@ describe.each(dialects)(
       ),
     });
 
+    /** The rolled-up rows, by day then category. */
+    const viewDayRows = () =>
+      h.db.selectFrom('view_days').selectAll().orderBy('day').orderBy('category_id').execute();
+
     it('rolls up the days that are over, from the oldest view on; today is counted live', async () => {
       const live = await fromViews();
       expect(live.days).toEqual({ [TODAY - 20]: 2, [TODAY - 3]: 2, [TODAY - 1]: 1, [TODAY]: 2 });
       await rollUpViewDays(h.db, NOW);
       expect(await viewDaysUpto(h.db)).toBe(TODAY * DAY_MS);
-      const rows = await h.db
-        .selectFrom('view_days')
-        .selectAll()
-        .orderBy('day')
-        .orderBy('category_id')
-        .execute();
+      const rows = await viewDayRows();
       expect(rows.map((r) => [Number(r.day), Number(r.category_id), Number(r.views)])).toEqual([
         [TODAY - 40, 1, 1],
         [TODAY - 20, 1, 2],
@@ -139,24 +138,14 @@ describe.each(dialects)(
 
     it('rebuildViewDays (bulk loads) agrees with the roll-up; rebuilding the activity counts keeps it', async () => {
       await rebuildViewDays(h.db, NOW);
-      const rebuilt = await h.db
-        .selectFrom('view_days')
-        .selectAll()
-        .orderBy('day')
-        .orderBy('category_id')
-        .execute();
+      const rebuilt = await viewDayRows();
       expect(await viewDaysUpto(h.db)).toBe(TODAY * DAY_MS);
       await rebuildActivityStats(h.db, NOW - 30 * DAY_MS);
       expect(await viewDaysUpto(h.db)).toBe(TODAY * DAY_MS);
       await h.db.deleteFrom('view_days').execute();
       await h.db.deleteFrom('stat_cuts').where('name', '=', 'view_days').execute();
       await rollUpViewDays(h.db, NOW);
-      const rolled = await h.db
-        .selectFrom('view_days')
-        .selectAll()
-        .orderBy('day')
-        .orderBy('category_id')
-        .execute();
+      const rolled = await viewDayRows();
       expect(rolled.map(Object.values).map((r) => r.map(Number))).toEqual(
         rebuilt.map(Object.values).map((r) => r.map(Number)),
       );
