@@ -25,8 +25,8 @@ export interface SafeEntry {
 /** Entries up to this size are inflated in memory and written at once by `extractTo`. */
 const SMALL_ENTRY = 1024 * 1024;
 const STORED = 0;
-const inflateRawAsync = promisify(zlib.inflateRaw);
 const DEFLATED = 8;
+const inflateRawAsync = promisify(zlib.inflateRaw);
 
 /**
  * A ZIP archive whose central directory has been checked entry by entry (paths, symlinks,
