@@ -1,7 +1,7 @@
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
-  bookGrams,
+  bookSearchColumns,
   createDb,
   DEFAULT_CATEGORIES,
   rebuildActivityStats,
@@ -68,6 +68,7 @@ const authors: string[] = [];
 function* books(): Iterable<Row> {
   for (let i = 0; i < n; i++) {
     const b = makeBook(i);
+    const search = bookSearchColumns(b);
     if (i % 50 === 0) titles.push(b.title);
     if (i % 200 === 0) authors.push(b.author);
     const created = now - 400 * DAY + Math.floor((i / n) * 390 * DAY);
@@ -85,7 +86,10 @@ function* books(): Iterable<Row> {
       `unzip/${b.file_name}`,
       `${b.title.slice(0, 40)}.epub`,
       i + 1,
-      bookGrams(b),
+      search.grams,
+      search.title_nfkc,
+      search.author_nfkc,
+      search.publisher_nfkc,
       created,
       created,
     ];
@@ -106,6 +110,9 @@ const bookCols = [
   'original_name',
   'pos:int',
   'grams',
+  'title_nfkc',
+  'author_nfkc',
+  'publisher_nfkc',
   'created_at:bigint',
   'updated_at:bigint',
 ];

@@ -38,6 +38,24 @@ describe.each(dialects)('spec §4.5 / decisions.md §3 search on $name', (dialec
     expect(names((await get(t, '/book/search', { keyword: '中' })).body.data.book)).toEqual([b.file_name]);
   });
 
+  it('finds a title or author stored in full-width letters and digits by the keyword typed plainly', async () => {
+    const a = await seedBook(t, {
+      title: 'ＳＱＬ必知必会 第４版',
+      author: 'Ｂｅｎ Ｆｏｒｔａ',
+      publisher: 'P',
+    });
+    for (const keyword of ['sql必知', '第4版', 'SQL', 'ＳＱＬ'])
+      expect(names((await get(t, '/book/search', { keyword })).body.data.book), keyword).toEqual([
+        a.file_name,
+      ]);
+    expect((await get(t, '/book/search', { keyword: 'forta' })).body.data.author).toEqual([
+      { author: 'Ｂｅｎ Ｆｏｒｔａ' },
+    ]);
+    expect(names((await get(t, '/book/search-list', { author: 'ben forta' })).body.data)).toEqual([
+      a.file_name,
+    ]);
+  });
+
   it('groups hold distinct values, most books first, at most 10', async () => {
     for (let i = 0; i < 12; i++)
       await seedBook(t, { title: `T${i}`, author: `Smith ${String.fromCharCode(65 + i)}` });

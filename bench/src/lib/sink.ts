@@ -61,7 +61,9 @@ function sqliteSink(file: string): Sink {
   for (const t of triggers) db.exec(`drop trigger ${t.name}`);
   const ftsTables = (
     db
-      .prepare(`select name from sqlite_master where type = 'table' and sql like '%fts5(%content=''books''%'`)
+      .prepare(
+        `select name from sqlite_master where type = 'table' and sql like '%fts5(%' and (sql like '%content=''books''%' or sql like '%content=''book_search_text''%')`,
+      )
       .all() as Array<{ name: string }>
   ).map((t) => t.name);
   return {

@@ -40,7 +40,7 @@ describe.each(dialects)('search facets from the memo on $name', (dialect) => {
       for (let k = 0; k < 1 + (i % 4); k++)
         await insertBook(h.db, sampleBook({ author, publisher: `House ${i % 6} Press` }), []);
     }
-    // full-width and accented letters: the gram index compares NFKC forms, the trigram index folds case only
+    // full-width and accented letters: both indexes hold NFKC forms, and fold case
     for (const author of ['Ｍａｒｙ Ｓｈｅｌｌｅｙ', 'Émile Zola', 'Émile Zola'])
       await insertBook(h.db, sampleBook({ author, publisher: author }), []);
     // memos whose values are read (the first search starts the read, the index answers it)

@@ -37,6 +37,10 @@ export interface BooksTable {
   pos: number;
   /** hex-encoded unigrams and bigrams of title, author and publisher: the index for 1-2 character keywords */
   grams: string;
+  /** NFKC of title, author and publisher where it differs (else null): what the trigram indexes hold */
+  title_nfkc: string | null;
+  author_nfkc: string | null;
+  publisher_nfkc: string | null;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -183,6 +187,8 @@ export interface BookValuesTable {
   books: number;
   /** grams of the value (valueGrams), for 1-2 character keywords */
   grams: string;
+  /** NFKC of the value where it differs (else null): what the trigram index holds */
+  value_nfkc: string | null;
 }
 
 export interface Database {
@@ -208,8 +214,10 @@ export interface Database {
 
 export type Category = Selectable<CategoriesTable>;
 export type Book = Selectable<BooksTable>;
-export type NewBook = Omit<Insertable<BooksTable>, 'pos' | 'grams' | 'created_at' | 'updated_at'>;
-export type BookUpdate = Omit<Updateable<BooksTable>, 'id' | 'pos' | 'grams' | 'created_at'>;
+/** the columns only the search indexes read, derived from title, author and publisher by the repository */
+export type BookSearchColumns = 'grams' | 'title_nfkc' | 'author_nfkc' | 'publisher_nfkc';
+export type NewBook = Omit<Insertable<BooksTable>, 'pos' | BookSearchColumns | 'created_at' | 'updated_at'>;
+export type BookUpdate = Omit<Updateable<BooksTable>, 'id' | 'pos' | BookSearchColumns | 'created_at'>;
 export type TocEntry = Selectable<TocEntriesTable>;
 export type NewTocEntry = Omit<Insertable<TocEntriesTable>, 'book_id' | 'id'>;
 export type User = Selectable<UsersTable>;

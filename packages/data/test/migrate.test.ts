@@ -8,6 +8,7 @@ import {
   MigrationError,
   migrateToLatest,
   schemaState,
+  searchBooks,
   searchFacet,
   upsertUser,
 } from '../src/index.js';
@@ -110,6 +111,44 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     expect((await m.migrateToLatest()).error).toBeUndefined();
     const counts = new Map((await categoryCounts(h.db)).map((c) => [c.id, c.num]));
     expect([counts.get(2), counts.get(5), counts.get(1)]).toEqual([2, 1, 0]);
+  });
+
+  it('indexes the NFKC form of the texts already there (2026-11-23T1200-nfkc-search)', async () => {
+    const m = testMigrator(h.db, schema());
+    expect((await m.migrateTo('2026-11-23T1000-view-days')).error).toBeUndefined();
+    const fullWidth = { title: 'ＳＱＬ入门', author: 'Ｂｅｎ Ｆｏｒｔａ', publisher: 'Plain Press' };
+    const now = Date.now();
+    await h.db
+      .insertInto('books')
+      .values(
+        [fullWidth, { title: 'Plain Title', author: 'Plain Author', publisher: 'Plain Press' }].map(
+          (text, i) => ({ ...sampleBook(text), pos: i + 1, grams: '', created_at: now, updated_at: now }),
+        ),
+      )
+      .execute();
+    await h.db
+      .insertInto('book_values')
+      .values({ field: 'author', value: fullWidth.author, books: 1, grams: '' } as never)
+      .execute();
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+    expect((await searchBooks(h.db, 'sql入', { offset: 0, limit: 10 })).map((b) => b.title)).toEqual([
+      fullWidth.title,
+    ]);
+    expect((await searchBooks(h.db, 'Plain T', { offset: 0, limit: 10 })).map((b) => b.title)).toEqual([
+      'Plain Title',
+    ]);
+    expect(await searchFacet(h.db, 'forta', 'author')).toEqual([{ value: fullWidth.author, n: 1 }]);
+    // only the texts NFKC changes carry a folded copy
+    const folded = await h.db
+      .selectFrom('books')
+      .select(['title_nfkc', 'author_nfkc', 'publisher_nfkc'])
+      .execute();
+    expect(folded).toEqual(
+      expect.arrayContaining([
+        { title_nfkc: 'SQL入门', author_nfkc: 'Ben Forta', publisher_nfkc: null },
+        { title_nfkc: null, author_nfkc: null, publisher_nfkc: null },
+      ]),
+    );
   });
 
   it('every migration goes down and up again', async () => {

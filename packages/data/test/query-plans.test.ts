@@ -1,11 +1,14 @@
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DbHandle, insertBook, saveShelf, searchFacet, shelfEntries, upsertUser } from '../src/index.js';
+import { pgFieldMatch } from '../src/search/match.js';
 import { sampleBook, testDialects } from '../src/testing/index.js';
 
 // The plans SQLite picks for two hot reads (issue: performance). A plan change does not break any
 // answer, only the speed at a million books, so it is checked here rather than left to benchmarks.
-const sqlite = (await testDialects()).find((d) => d.name === 'sqlite')!;
+const dialects = await testDialects();
+const sqlite = dialects.find((d) => d.name === 'sqlite')!;
 
 interface Run {
   sql: string;
@@ -67,5 +70,35 @@ describe('query plans on SQLite', () => {
     const plan = planOf(runs.find((r) => r.sql.includes('book_values'))!);
     expect(plan).toContain('book_value_fts');
     expect(plan).not.toContain('book_values_popular_idx');
+  });
+});
+
+// PostgreSQL matches `coalesce(<col>_nfkc, <col>) ilike ...`: only that exact expression has a trigram
+// index (2026-11-23T1200-nfkc-search); a query spelled otherwise would scan every book.
+const postgres = dialects.find((d) => d.name === 'postgres');
+describe.skipIf(!postgres)('query plans on PostgreSQL', () => {
+  let h: DbHandle;
+  beforeEach(async () => {
+    h = await postgres!.create();
+  });
+  afterEach(async () => h.destroy());
+
+  it('serves 3+ character keywords from the trigram indexes of the folded text', async () => {
+    await insertBook(h.db, sampleBook({ title: 'ＳＱＬ入门', author: 'Ursula Le Guin' }), []);
+    const plan = await h.db.connection().execute(async (conn) => {
+      // on a table this small a scan is cheaper; forbidding it shows whether an index can serve
+      await sql`set enable_seqscan = off`.execute(conn);
+      try {
+        const { rows } = await sql<{
+          'QUERY PLAN': string;
+        }>`explain select id from books where ${pgFieldMatch('sql入', ['title', 'author'])}`.execute(conn);
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await sql`reset enable_seqscan`.execute(conn);
+      }
+    });
+    expect(plan).toContain('books_title_nfkc_trgm');
+    expect(plan).toContain('books_author_nfkc_trgm');
+    expect(plan).not.toContain('Seq Scan');
   });
 });

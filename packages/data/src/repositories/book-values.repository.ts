@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import { analyze } from '../planner-statistics.js';
-import { valueGrams } from '../search/grams.js';
+import { nfkcOrNull, valueGrams } from '../search/grams.js';
 import { bumpFacetVersion } from './catalog-version.repository.js';
 
 export type ValueField = 'author' | 'publisher';
@@ -13,7 +13,7 @@ async function countValue(trx: Kysely<Database>, field: ValueField, value: strin
   if (delta === 1) {
     await trx
       .insertInto('book_values')
-      .values({ field, value, books: 1, grams: valueGrams(field, value) })
+      .values({ field, value, books: 1, grams: valueGrams(field, value), value_nfkc: nfkcOrNull(value) })
       .onConflict((oc) =>
         oc.columns(['field', 'value']).doUpdateSet((eb) => ({ books: eb('book_values.books', '+', 1) })),
       )
@@ -67,6 +67,7 @@ export async function rebuildBookValues(db: Kysely<Database>): Promise<void> {
         value: String(r.value),
         books: Number(r.n),
         grams: valueGrams(field, String(r.value)),
+        value_nfkc: nfkcOrNull(String(r.value)),
       }));
       await db.insertInto('book_values').values(batch).execute();
     }

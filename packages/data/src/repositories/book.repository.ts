@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { compiledOnce } from '../compiled-once.js';
-import type { Book, BookUpdate, Database, NewBook, NewTocEntry } from '../database.js';
-import { bookGrams } from '../search/grams.js';
+import type { Book, BookSearchColumns, BookUpdate, Database, NewBook, NewTocEntry } from '../database.js';
+import { bookSearchColumns } from '../search/grams.js';
 import { inTransaction } from '../write-batcher.js';
 import { countBookValues } from './book-values.repository.js';
 import { bumpCatalogVersion } from './catalog-version.repository.js';
@@ -10,11 +10,11 @@ import { insertToc } from './toc.repository.js';
 import { moveRolledUpViews } from './view-days.repository.js';
 
 /**
- * A book row with its category name: what every book-returning query yields. Without `grams` (only the
- * search index reads it): at ~300 characters it is the widest column, and decoding it for every row
- * cost ~7% of reading a shelf of ten books (bench/, 100k books: 164-174 → 154-158 µs).
+ * A book row with its category name: what every book-returning query yields. Without the columns only
+ * the search indexes read: at ~300 characters `grams` is the widest column, and decoding it for every
+ * row cost ~7% of reading a shelf of ten books (bench/, 100k books: 164-174 → 154-158 µs).
  */
-export type BookRow = Omit<Book, 'grams'> & { category_name: string };
+export type BookRow = Omit<Book, BookSearchColumns> & { category_name: string };
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -40,7 +40,7 @@ const BOOK_COLUMNS = [
   'books.pos',
   'books.created_at',
   'books.updated_at',
-] as const satisfies ReadonlyArray<`books.${Exclude<keyof Book, 'grams'>}`>;
+] as const satisfies ReadonlyArray<`books.${Exclude<keyof Book, BookSearchColumns>}`>;
 
 export function selectBooks(db: Db) {
   return db
@@ -79,7 +79,7 @@ export async function insertBook(db: Kysely<Database>, book: NewBook, toc: NewTo
     const now = Date.now();
     const { id } = await trx
       .insertInto('books')
-      .values({ ...book, pos: Number(pos), grams: bookGrams(book), created_at: now, updated_at: now })
+      .values({ ...book, pos: Number(pos), ...bookSearchColumns(book), created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     await insertToc(trx, id, toc);
@@ -90,7 +90,7 @@ export async function insertBook(db: Kysely<Database>, book: NewBook, toc: NewTo
   });
 }
 
-/** Changes only the given fields; search grams follow title, author and publisher. */
+/** Changes only the given fields; the search columns follow title, author and publisher. */
 export async function updateBook(
   db: Kysely<Database>,
   fileName: string,
@@ -104,7 +104,7 @@ export async function updateBook(
       next.title !== current.title || next.author !== current.author || next.publisher !== current.publisher;
     await trx
       .updateTable('books')
-      .set({ ...patch, ...(textChanged ? { grams: bookGrams(next) } : {}), updated_at: Date.now() })
+      .set({ ...patch, ...(textChanged ? bookSearchColumns(next) : {}), updated_at: Date.now() })
       .where('id', '=', current.id)
       .execute();
     await countBookValues(trx, current, next);

@@ -2,7 +2,7 @@ import { type Expression, type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { gramToken, isShortKeyword, normalizeText } from '../search/grams.js';
-import { escapeLike, ftsPhrase, GRAM, trigramForms } from '../search/match.js';
+import { escapeLike, ftsPhrase, GRAM, pgIndexedText, trigramKeyword } from '../search/match.js';
 
 /**
  * Distinct values of one field that contain the keyword, most books first (at most `limit`): read from
@@ -45,11 +45,8 @@ function matchingValueIds(
       ? sql`(select id from book_values where string_to_array(grams, ' ') && ${sql.val([token])}::text[])`
       : sql`(select rowid from book_value_grams where book_value_grams match ${token})`;
   }
-  const forms = trigramForms(keyword);
+  const kwNfkc = trigramKeyword(keyword);
   return pg
-    ? sql`(select id from book_values where ${sql.join(
-        forms.map((form) => sql`value ilike ${`%${escapeLike(form)}%`}`),
-        sql` or `,
-      )})`
-    : sql`(select rowid from book_value_fts where book_value_fts match ${forms.map(ftsPhrase).join(' OR ')})`;
+    ? sql`(select id from book_values where ${pgIndexedText('value')} ilike ${`%${escapeLike(kwNfkc)}%`})`
+    : sql`(select rowid from book_value_fts where book_value_fts match ${ftsPhrase(kwNfkc)})`;
 }

@@ -35,12 +35,30 @@ export function valueGrams(field: 'author' | 'publisher', value: string): string
   return [...out].join(' ');
 }
 
-export function bookGrams(book: { title: string; author: string; publisher: string }): string {
+type BookText = { title: string; author: string; publisher: string };
+
+export function bookGrams(book: BookText): string {
   const out = new Set<string>();
   fieldGrams('t', book.title, out);
   fieldGrams('a', book.author, out);
   fieldGrams('p', book.publisher, out);
   return [...out].join(' ');
+}
+
+/** A text's NFKC form where it differs, else null: the trigram indexes read `coalesce(<col>_nfkc, <col>)`. */
+export function nfkcOrNull(text: string): string | null {
+  const folded = text.normalize('NFKC');
+  return folded === text ? null : folded;
+}
+
+/** What a book row carries for its search indexes, derived from its title, author and publisher. */
+export function bookSearchColumns(book: BookText) {
+  return {
+    grams: bookGrams(book),
+    title_nfkc: nfkcOrNull(book.title),
+    author_nfkc: nfkcOrNull(book.author),
+    publisher_nfkc: nfkcOrNull(book.publisher),
+  };
 }
 
 /** Short keywords go to the gram index; longer ones to the trigram index. */

@@ -23,29 +23,25 @@ export function ftsPhrase(s: string): string {
  * subquery, always through an index: trigram FTS5 / pg_trgm for 3+ characters, the gram index for 1-2.
  */
 export function matchingIds(db: Kysely<Database>, keyword: string, fields: SearchField[]): Expression<any> {
-  // the trigram indexes fold case themselves; the keyword goes in as typed and as NFKC (trigramForms)
   return dialectOf(db) === 'postgres'
     ? sql`(select id from books where ${pgFieldMatch(keyword, fields)})`
     : sql`(${ftsMatch(keyword, fields)})`;
 }
 
 /**
- * The forms of a keyword of 3+ characters looked up in the trigram indexes: as typed and, when it
- * differs, NFKC. So what an input method types in full width (`ｍｏｂｙ`) or decomposed (`E\u0301mile`)
- * finds what its plain form finds, as keywords of 1-2 characters always did through the gram index
- * (`ｍｏ` found Moby Dick, `ｍｏｂ` did not), and still finds a title stored in that very form. The
- * indexes hold the text as stored, folding case only: a title stored in full width is not found by the
- * plain form.
+ * What the trigram indexes are asked for a keyword of 3+ characters: its NFKC form, as they hold the
+ * NFKC form of every text (migration 2026-11-23T1200-nfkc-search) and fold case themselves. So what an
+ * input method types in full width (`ｍｏｂｙ`) or decomposed (`E\u0301mile`) finds what its plain form
+ * finds, and a title stored in full width is found by the plain form, as keywords of 1-2 characters
+ * always did through the gram index.
  */
-export function trigramForms(keyword: string): string[] {
-  const folded = keyword.normalize('NFKC');
-  return folded === keyword ? [keyword] : [keyword, folded];
+export function trigramKeyword(keyword: string): string {
+  return keyword.normalize('NFKC');
 }
 
-/** The FTS5 query of any of the keyword's forms, as phrases (one, or several in parentheses). */
-function ftsForms(keyword: string): string {
-  const phrases = trigramForms(keyword).map(ftsPhrase);
-  return phrases.length === 1 ? phrases[0]! : `(${phrases.join(' OR ')})`;
+/** PostgreSQL: the text a trigram index of this column holds (the expression its index is built on). */
+export function pgIndexedText(column: string) {
+  return sql`coalesce(${sql.ref(`${column}_nfkc`)}, ${sql.ref(column)})`;
 }
 
 /** SQLite: `select rowid as id from <fts table> where <match>` for the keyword in the given fields. */
@@ -57,10 +53,10 @@ export function ftsMatch(keyword: string, fields: SearchField[]) {
   }
   // titles alone have their own index: in book_fts a title match walks the postings of every column
   if (fields.length === 1 && fields[0] === 'title') {
-    return sql`select rowid as id from book_title_fts where book_title_fts match ${ftsForms(keyword)}`;
+    return sql`select rowid as id from book_title_fts where book_title_fts match ${ftsPhrase(trigramKeyword(keyword))}`;
   }
   const cols = fields.length === 3 ? '' : `{${fields.join(' ')}} : `;
-  return sql`select rowid as id from book_fts where book_fts match ${cols + ftsForms(keyword)}`;
+  return sql`select rowid as id from book_fts where book_fts match ${cols + ftsPhrase(trigramKeyword(keyword))}`;
 }
 
 /** PostgreSQL: "the keyword is in one of these fields" as a condition on a books row. */
@@ -70,9 +66,9 @@ export function pgFieldMatch(keyword: string, fields: SearchField[]): Expression
     const tokens = fields.map((f) => gramToken(GRAM[f], kw));
     return sql<SqlBool>`string_to_array(grams, ' ') && ${sql.val(tokens)}::text[]`;
   }
-  const patterns = trigramForms(keyword).map((form) => `%${escapeLike(form)}%`);
+  const pattern = `%${escapeLike(trigramKeyword(keyword))}%`;
   return sql<SqlBool>`(${sql.join(
-    fields.flatMap((f) => patterns.map((pattern) => sql`${sql.ref(f)} ilike ${pattern}`)),
+    fields.map((f) => sql`${pgIndexedText(f)} ilike ${pattern}`),
     sql` or `,
   )})`;
 }
