@@ -25,6 +25,7 @@ import type { FileStore } from '@readlib/epub';
 import type { Kysely } from 'kysely';
 import { toAdminBook } from '../book.mapper.js';
 import { invalid, notFound } from '../errors.js';
+import { givenText } from '../filters.js';
 import { paging } from '../paging.js';
 import type { PublicUrls } from '../urls.js';
 import { toAdminBookDetail, toAdminCategory } from './admin.mapper.js';
@@ -69,9 +70,9 @@ export async function listAdminBooks(
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? 20;
   const filter = {
-    title: q.title || undefined,
-    author: q.author || undefined,
-    category: q.category || undefined,
+    title: givenText(q.title),
+    author: givenText(q.author),
+    category: givenText(q.category),
   };
   const { rows, total } = await listBooksAdmin(db, filter, parseSort(q.sort), paging(page, pageSize));
   return { data: rows.map((r) => toAdminBook(r, urls)), page, pageSize, total };

@@ -16,6 +16,7 @@ import {
 } from '@readlib/data';
 import { toBookSummary } from '../book.mapper.js';
 import { invalid } from '../errors.js';
+import { givenText } from '../filters.js';
 import { paging } from '../paging.js';
 import {
   CATALOG_CACHE_PREFIX,
@@ -116,11 +117,10 @@ export async function listBooks(ctx: ReaderContext, query: SearchListQuery): Pro
   if (!hasSearchListFilter(query))
     throw invalid('send at least one of publisher, author, category, categoryId');
   const filter: SearchListFilter = {};
-  const given = (v: string | undefined) => v?.trim() || undefined;
-  const publisher = given(query.publisher);
-  const author = given(query.author);
-  const category = given(query.category);
-  const categoryId = given(query.categoryId);
+  const publisher = givenText(query.publisher);
+  const author = givenText(query.author);
+  const category = givenText(query.category);
+  const categoryId = givenText(query.categoryId);
   if (publisher) filter.publisher = publisher;
   if (author) filter.author = author;
   if (category) filter.category = category;
