@@ -8,6 +8,13 @@ export interface EpubLimits {
   /** Uncompressed / compressed, checked for entries above RATIO_CHECK_MIN_BYTES. */
   maxCompressionRatio: number;
   /**
+   * Sum of the uncompressed sizes / size of the archive, checked when the sum is above
+   * ARCHIVE_RATIO_MIN_BYTES. Entries under 1 MiB escape maxCompressionRatio, so without it 512 of them
+   * at 1,000:1 unpacked 512 MiB (to disk, when a book is stored) from an upload of about 0.5 MB. Real
+   * books unpack to 1-4 times their archive.
+   */
+  maxArchiveRatio: number;
+  /**
    * Sum of the XML documents parsed for one book (package, navigation, NCX, cover pages). Each is at
    * most MAX_XML_DOCUMENT_BYTES, but parsing is synchronous (~0.4 s per MiB here): eight documents just
    * under that limit held the admin service for 12 s. Real books parse well under 2 MiB in all.
@@ -23,6 +30,7 @@ export const DEFAULT_LIMITS: Readonly<EpubLimits> = Object.freeze({
   maxTotalUncompressed: 512 * MiB,
   maxEntryUncompressed: 128 * MiB,
   maxCompressionRatio: 200,
+  maxArchiveRatio: 50,
   maxXmlBytes: 8 * MiB,
 });
 
@@ -31,6 +39,9 @@ export const DEFAULT_LIMITS: Readonly<EpubLimits> = Object.freeze({
  * few-byte deflate output; only large entries can hurt, so the ratio is checked above this size.
  */
 export const RATIO_CHECK_MIN_BYTES = 1 * MiB;
+
+/** Any archive may unpack to this much whatever its own size (maxArchiveRatio applies above it). */
+export const ARCHIVE_RATIO_MIN_BYTES = 16 * MiB;
 
 export function resolveLimits(limits?: Partial<EpubLimits>): EpubLimits {
   const merged = { ...DEFAULT_LIMITS };

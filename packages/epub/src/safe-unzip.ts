@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { EpubError } from './errors.js';
-import { type EpubLimits, RATIO_CHECK_MIN_BYTES } from './limits.js';
+import { ARCHIVE_RATIO_MIN_BYTES, type EpubLimits, RATIO_CHECK_MIN_BYTES } from './limits.js';
 import {
   dataOffsetOf,
   type RawEntry,
@@ -104,6 +104,13 @@ export class SafeZip {
       });
     }
     assertNoFileIsAFolder(this.entries);
+    const ratio = declaredTotal / Math.max(src.size, 1);
+    if (declaredTotal > ARCHIVE_RATIO_MIN_BYTES && ratio > limits.maxArchiveRatio) {
+      throw new EpubError(
+        'COMPRESSION_RATIO',
+        `the archive unpacks to ${Math.round(ratio)} times its size, over the ${limits.maxArchiveRatio}:1 limit (zip bomb?)`,
+      );
+    }
     // entry data lies before the central directory
     return info.cdOffset;
   }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileStore, parseEpub } from '../src/index.js';
 import { containerXml, makeEpub, type RawZipEntry, TINY_PNG, writeZip } from '../src/testing/index.js';
@@ -160,5 +161,22 @@ describe('hostile shapes (audit of stop 19)', () => {
     const fine = Array.from({ length: 500 }, (_, i) => ({ name: `OEBPS/d${i}/x.css`, data: 'x' }));
     await expect(parseEpub(book({}, fine))).resolves.toBeTruthy();
     await expect(parseEpub(makeEpub({ opfDir: 'a/b/c/d' }))).resolves.toBeTruthy();
+  });
+
+  it('many entries just under the per-entry ratio check are refused by the ratio of the whole archive', async () => {
+    const MiB = 1024 * 1024;
+    // 40 entries of (1 MiB - 1) zeros: each escapes the per-entry check, together 40 MiB from ~40 KB
+    const zeros = Array.from({ length: 40 }, (_, i) => ({
+      name: `OEBPS/z${i}.css`,
+      data: Buffer.alloc(MiB - 1),
+    }));
+    const err = await expectEpubError(parseEpub(book({}, zeros)), 'COMPRESSION_RATIO');
+    expect(err.message).toMatch(/unpacks to \d+ times its size, over the 50:1 limit/);
+    // as much text that compresses as books do (base64 of random bytes, ~1.3:1) is a book
+    const text = Array.from({ length: 20 }, (_, i) => ({
+      name: `OEBPS/t${i}.css`,
+      data: randomBytes(768 * 1024).toString('base64'),
+    }));
+    await expect(parseEpub(book({}, text))).resolves.toBeTruthy();
   });
 });
