@@ -199,6 +199,27 @@ describe.each(dialects)('decisions.md §4 Auth on $name', (dialect) => {
   });
 });
 
+describe.each(dialects)('decisions.md §4 token lifetime (JWT_EXPIRES_IN) on $name', (dialect) => {
+  const lifetime = async (expiresIn: string) => {
+    const t = await harness(dialect, { JWT_EXPIRES_IN: expiresIn });
+    try {
+      const claims = JSON.parse(Buffer.from(t.token.split('.')[1]!, 'base64url').toString());
+      expect((await t.app.inject({ method: 'GET', url: '/user/info', headers: t.auth })).statusCode).toBe(
+        200,
+      );
+      return claims.exp - claims.iat;
+    } finally {
+      await t.close();
+    }
+  };
+
+  it('reads a bare number as seconds, as README documents (@fastify/jwt alone reads milliseconds)', async () => {
+    // 3600 gave tokens of 4 s, and 60 tokens already expired at login
+    expect(await lifetime('3600')).toBe(3600);
+    expect(await lifetime('30m')).toBe(1800);
+  });
+});
+
 describe.each(dialects)('decisions.md §2 rate limit (429) on $name', (dialect) => {
   let t: Harness;
   beforeAll(async () => {

@@ -43,7 +43,7 @@ export const EnvSchema = Type.Object({
     { default: 'info' },
   ),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  JWT_EXPIRES_IN: Type.String({ default: '1h', pattern: '^[0-9]+[smhd]?$' }),
+  JWT_EXPIRES_IN: Type.String({ default: '1h', pattern: '^[1-9][0-9]*[smhd]?$' }),
   ADMIN_USERNAME: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),

@@ -55,7 +55,8 @@ export function loadConfig(
     jwt: {
       secret: raw.JWT_SECRET ?? randomBytes(32).toString('hex'),
       generatedSecret: !raw.JWT_SECRET,
-      expiresIn: raw.JWT_EXPIRES_IN,
+      // a bare number is seconds (README); @fastify/jwt would read it as milliseconds
+      expiresIn: /^[0-9]+$/.test(raw.JWT_EXPIRES_IN) ? `${raw.JWT_EXPIRES_IN}s` : raw.JWT_EXPIRES_IN,
     },
     firstOperator: raw.ADMIN_USERNAME
       ? { username: raw.ADMIN_USERNAME, password: raw.ADMIN_PASSWORD }

@@ -43,6 +43,8 @@ describe('decisions.md §1: configuration from validated environment variables',
     expect(() => load({ PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/PUBLIC_BASE_URL/);
     expect(() => load({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
     expect(() => load({ NODE_ENV: 'staging' })).toThrow(ConfigError);
+    for (const life of ['0', '10x', '-5', '1.5h'])
+      expect(() => load({ JWT_EXPIRES_IN: life })).toThrow(/JWT_EXPIRES_IN/);
     expect(() => load({ WECHAT_APP_SECRETS: 'no-equals-sign' })).toThrow(/WECHAT_APP_SECRETS/);
   });
 
