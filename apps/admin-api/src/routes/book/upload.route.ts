@@ -10,7 +10,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, invalid, uploadEpub } from '@readlib/catalog';
 import { AdminBookDetail, ref } from '@readlib/contracts';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { ok, responses } from '../responses.js';
 
 /** How long the file part may go on once the whole request body is in (only buffered bytes are left). */
@@ -43,15 +42,26 @@ function bodyEndsFirst(raw: IncomingMessage): { failed: Promise<never>; stop(): 
 }
 
 /**
- * The request's first part. The multipart parser throws plain errors (no status) for a body it cannot
- * split, e.g. `multipart/form-data` without a boundary: a 500 before (found by an audit), a 400 now.
+ * The multipart parser throws plain errors (no status) for a body it cannot split, e.g.
+ * `multipart/form-data` without a boundary, or one that ends inside a part: 500s before (found by
+ * audits), 400s now. Errors of the file system (they name their `syscall`) stay server faults.
  */
-async function firstPart(req: FastifyRequest): Promise<MultipartFile | undefined> {
+function asClientError(err: unknown): unknown {
+  const e = err as { statusCode?: number; syscall?: string; message?: string };
+  if (err instanceof AppError || e.statusCode !== undefined || e.syscall !== undefined) return err;
+  return invalid(`the multipart body could not be read: ${e.message ?? String(err)}`);
+}
+
+const ONE_FILE = 'send one file per upload (multipart field "file")';
+
+/** The next file part of the request (fields around it are ignored), as `req.file()` reads it. */
+async function nextFile(files: AsyncIterator<MultipartFile>): Promise<MultipartFile | undefined> {
   try {
-    return await req.file();
+    const next = await files.next();
+    return next.done ? undefined : next.value;
   } catch (err) {
-    if ((err as { statusCode?: number }).statusCode !== undefined) throw err;
-    throw invalid(`the multipart body could not be read: ${(err as Error).message}`);
+    if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw invalid(ONE_FILE);
+    throw asClientError(err);
   }
 }
 
@@ -70,12 +80,13 @@ async function saveFilePart(part: MultipartFile, tmpRoot: string, raw: IncomingM
     if (part.file.truncated) throw new AppError('too_large', 'the file is larger than the upload limit');
     return path;
   } catch (err) {
-    if (!out.closed) await once(out.destroy(), 'close');
+    // the pipeline may have destroyed `out` with this very error: its 'error' event is not a new failure
+    if (!out.closed) await once(out.destroy(), 'close').catch(() => {});
     await rm(path, { force: true });
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('too_large', 'the file is larger than the upload limit');
     }
-    throw err;
+    throw asClientError(err);
   } finally {
     watch.stop();
   }
@@ -102,10 +113,13 @@ export const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       if (!req.isMultipart())
         throw new AppError('unsupported_media', 'send the EPUB as multipart/form-data, field "file"');
-      const part = await firstPart(req);
+      const files = req.files();
+      const part = await nextFile(files);
       if (part?.fieldname !== 'file') throw invalid('the multipart field "file" is required');
       const path = await saveFilePart(part, join(app.ctx.store.root, '.tmp'), req.raw);
       try {
+        // a second file was dropped unread while the first answered 200 (found by an audit)
+        if (await nextFile(files)) throw invalid(ONE_FILE);
         return ok(await uploadEpub(app.ctx.ingest, path, part.filename ?? ''));
       } finally {
         await rm(path, { force: true });
