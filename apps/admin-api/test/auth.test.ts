@@ -1,5 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { createOperator, ensureFirstOperator, hashPassword, verifyPassword } from '@readlib/catalog';
+import {
+  changeOperatorPassword,
+  createOperator,
+  ensureFirstOperator,
+  hashPassword,
+  verifyPassword,
+} from '@readlib/catalog';
 import { testConfig } from '@readlib/config';
 import { countOperators } from '@readlib/data';
 import { testDialects } from '@readlib/data/testing';
@@ -268,6 +274,21 @@ describe.each(dialects)('decisions.md §4 operators and passwords on $name', (di
         kind: 'invalid',
       });
       expect(await countOperators(h.db)).toBe(1);
+      // past the login form's limits (128 / 256 characters) an account could never log in
+      for (const account of [
+        { username: 'u'.repeat(129), password: 'long enough pw' },
+        { username: 'long', password: 'p'.repeat(257) },
+      ])
+        await expect(createOperator(h.db, account)).rejects.toMatchObject({ kind: 'invalid' });
+      await expect(changeOperatorPassword(h.db, 'admin', '😀'.repeat(257))).rejects.toMatchObject({
+        kind: 'invalid',
+      });
+      // at the limits it can: 128 and 256 characters, counted as code points like the form's schema
+      const longest = { username: '用'.repeat(128), password: '😀'.repeat(256) };
+      await createOperator(h.db, longest);
+      const again = await buildApp(dev, { db: h.db, logger: false });
+      expect(await login(again, longest)).toBeTruthy();
+      await again.close();
     } finally {
       await h.destroy();
     }

@@ -152,6 +152,18 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
       200,
     );
     expect(await count(t, 'categories')).toBe(before + 1);
+    // another case or spacing names the same category, as EPUB subjects do (it made a second one)
+    for (const [text, name] of [
+      ['poetry', 'Poetry'],
+      [' history ', 'History'],
+      ['computer science', 'ComputerScience'],
+    ]) {
+      expect((await post('/book/update', { fileName: b.file_name, categoryText: text })).statusCode).toBe(
+        200,
+      );
+      expect((await findBookByFileName(t.h.db, b.file_name))!.category_name, text).toBe(name);
+    }
+    expect(await count(t, 'categories')).toBe(before + 1);
     const unknown = await post('/book/update', { fileName: 'nope', title: 'x' });
     expect([unknown.statusCode, unknown.json().code]).toEqual([404, -1]);
     // create requires a title, so an update cannot blank it (null is coerced to "" by validation)

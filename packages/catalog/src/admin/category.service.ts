@@ -24,7 +24,9 @@ export async function resolveCategory(
   const name = input.categoryText.trim();
   // spaces only was taken as not sent while "" was refused: both are refused now (found by an audit)
   if (!name) throw invalid('categoryText must not be blank');
-  return (await ensureCategory(db, name)).id;
+  // `literature` made a second category beside Literature, which the list filter by name then missed
+  const existing = (await listCategories(db)).find((c) => fold(c.name) === fold(name));
+  return existing?.id ?? (await ensureCategory(db, name)).id;
 }
 
 // "Computer Science", "computer-science" and "ComputerScience" name the same category

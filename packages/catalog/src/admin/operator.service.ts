@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '@readlib/config';
-import type { AdminUser } from '@readlib/contracts';
+import { type AdminUser, MaxLength } from '@readlib/contracts';
 import {
   countOperators,
   type Database,
@@ -18,10 +18,15 @@ import { dummyHash, hashPassword, verifyPassword } from './password.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
+// counted as the login body's schema counts (code points), so every account made here can log in
+const length = (s: string) => Array.from(s).length;
+
 function checkPasswordLength(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw invalid(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
   }
+  if (length(password) > MaxLength.password)
+    throw invalid(`password must have at most ${MaxLength.password} characters (the login form's limit)`);
 }
 
 export interface NewOperatorInput {
@@ -35,6 +40,8 @@ export interface NewOperatorInput {
 export async function createOperator(db: Kysely<Database>, input: NewOperatorInput): Promise<Operator> {
   const username = input.username.trim();
   if (!username) throw invalid('username is required');
+  if (length(username) > MaxLength.username)
+    throw invalid(`username must have at most ${MaxLength.username} characters (the login form's limit)`);
   checkPasswordLength(input.password);
   if (await findOperatorByUsername(db, username))
     throw new AppError('conflict', `operator ${username} exists`);
