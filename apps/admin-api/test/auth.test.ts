@@ -180,6 +180,14 @@ describe.each(dialects)('decisions.md §4 Auth on $name', (dialect) => {
     // create answers 404 for an upload that expired: clients generated from the document must know it
     const create = ops.find((o) => o.operationId === 'createBook')!;
     expect(Object.keys(create.responses)).toContain('404');
+    // the writes take URL-encoded forms beside JSON (decisions.md §4): the document said JSON only
+    for (const id of ['login', 'createBook', 'updateBook']) {
+      const op = ops.find((o) => o.operationId === id) as { requestBody: { content: object } };
+      expect(Object.keys(op.requestBody.content).sort(), id).toEqual([
+        'application/json',
+        'application/x-www-form-urlencoded',
+      ]);
+    }
   });
 
   it('rate-limits login per client IP (429 code -1) and per username across IPs', async () => {

@@ -22,3 +22,6 @@ export const publicErrors = (errors: number[]) => errorResponses('admin', [...CO
 
 export const ok = <T>(data: T) => success('admin', data) as { code: number; msg: string; data: T };
 export const ack = () => ({ code: 0, msg: 'success', data: null });
+
+/** The bodies decisions.md §4 accepts on its writes, declared so OpenAPI lists the form beside JSON. */
+export const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlencoded'];

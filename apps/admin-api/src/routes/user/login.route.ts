@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticateOperator, dummyHash } from '@readlib/catalog';
 import { AdminEnvelope, LoginBody, LoginData, ref } from '@readlib/contracts';
-import { ok, publicErrors } from '../responses.js';
+import { JSON_OR_FORM, ok, publicErrors } from '../responses.js';
 
 /** POST /user/login (spec §4.11, §5): the one admin route outside the token. */
 export const loginRoute: FastifyPluginAsyncTypebox = async (app) => {
@@ -15,6 +15,7 @@ export const loginRoute: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['user'],
         summary: 'Exchange username and password for a Bearer token (JSON or URL-encoded body)',
         security: [],
+        consumes: JSON_OR_FORM,
         body: ref(LoginBody),
         response: { 200: AdminEnvelope(ref(LoginData)), ...publicErrors([401, 413, 415]) },
       },
