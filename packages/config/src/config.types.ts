@@ -25,6 +25,8 @@ export interface AppConfig {
   metricsToken: string | undefined;
   corsOrigin: true | string[];
   rateLimit: { perMinute: number; loginPerMinute: number };
+  /** per service: how long a client may take to send a whole request (0: no limit) */
+  requestTimeoutMs: { reader: number; admin: number };
   platforms: {
     timeoutMs: number;
     wechat: { baseUrl: string; secrets: Record<string, string> };

@@ -71,6 +71,16 @@ export const EnvSchema = Type.Object({
     description: 'appId=privateKeyFile:alipayPublicKeyFile triples, comma-separated (PEM files)',
   }),
   PLATFORM_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
+  READER_REQUEST_TIMEOUT_MS: Type.Integer({
+    default: 60_000,
+    minimum: 0,
+    description: 'time a client has to send a whole request to the reader service, then 408 (0: no limit)',
+  }),
+  ADMIN_REQUEST_TIMEOUT_MS: Type.Integer({
+    default: 30 * 60_000,
+    minimum: 0,
+    description: 'the same for the admin service, whose uploads take longest (0: no limit)',
+  }),
   UPLOAD_MAX_BYTES: Type.Integer({ default: 150 * MiB, minimum: 1024 }),
   EPUB_MAX_ENTRIES: Type.Integer({ default: 10_000, minimum: 1 }),
   EPUB_MAX_UNCOMPRESSED_BYTES: Type.Integer({ default: 512 * MiB, minimum: 1024 }),
