@@ -1,21 +1,11 @@
-import { parseArgs } from 'node:util';
 import { changeOperatorPassword, createOperator } from '@readlib/catalog';
 import { loadConfig } from '@readlib/config';
 import { backupSqlite, restoreSqlite } from './commands/backup.command.js';
 import { collectEpubs, importAll } from './commands/import.command.js';
+import { forgetDevPassword } from './operator-note.js';
 import { Progress } from './progress.js';
 import { openRuntime } from './runtime.js';
-
-const USAGE = `usage: pnpm cli <command>
-  migrate                                   apply database migrations and exit
-  import <file|dir>... [--category <name>]  bulk-import EPUB files (folders are searched for *.epub)
-  backup <dest>                             consistent online snapshot of the SQLite database and store
-  restore <src>                             put a backup in place (stop the services first)
-  operator:create <username> [--nickname <name>]
-                                            create an operator; the password is read from
-                                            OPERATOR_PASSWORD, or generated and printed once
-  operator:password <username>              set a new password (same source as above); tokens issued
-                                            before are refused from then on`;
+import { type Invocation, parseCommandLine, USAGE, UsageError } from './usage.js';
 
 /** OPERATOR_PASSWORD, or a generated one the command prints (given: false). */
 async function operatorPassword(): Promise<{ password: string; given: boolean }> {
@@ -25,31 +15,27 @@ async function operatorPassword(): Promise<{ password: string; given: boolean }>
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      category: { type: 'string' },
-      nickname: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (!command || values.help) {
+  // the whole command line is checked before the database is opened (or created, or migrated)
+  const line = parseCommandLine(argv);
+  if (line === 'help') {
     console.log(USAGE);
-    return command ? 0 : 2;
+    return 0;
   }
-  if (command === 'restore') return restore(positionals[0]);
+  if (line.command === 'restore') return restore(line.positionals[0]!);
+  return run(line);
+}
+
+async function run({ command, positionals, values }: Invocation): Promise<number> {
+  const [first] = positionals as [string, ...string[]];
   const rt = await openRuntime();
   try {
     switch (command) {
       case 'backup': {
-        if (!positionals[0]) throw new Error('backup: name a destination folder');
         if (rt.config.database.dialect !== 'sqlite')
           throw new Error('backup: for PostgreSQL use pg_dump (see DEPLOYMENT.md)');
-        const m = await backupSqlite(rt.handle.db, rt.config.storageDir, positionals[0]);
+        const m = await backupSqlite(rt.handle.db, rt.config.storageDir, first);
         console.log(
-          `backup in ${positionals[0]}: ${m.books} books, ${m.uploads} pending uploads, ${m.files} files, ${(m.bytes / 2 ** 20).toFixed(1)} MiB${m.missing.length ? `; files missing for ${m.missing.join(', ')}` : ''}`,
+          `backup in ${first}: ${m.books} books, ${m.uploads} pending uploads, ${m.files} files, ${(m.bytes / 2 ** 20).toFixed(1)} MiB${m.missing.length ? `; files missing for ${m.missing.join(', ')}` : ''}`,
         );
         return 0;
       }
@@ -58,7 +44,6 @@ async function main(argv: string[]): Promise<number> {
         console.log(rt.migrated.length ? 'database schema migrated' : 'database schema is up to date');
         return 0;
       case 'import': {
-        if (positionals.length === 0) throw new Error('import: name at least one file or folder');
         const sources = await collectEpubs(positionals);
         const started = Date.now();
         const s = await importAll(rt.ingest, sources, {
@@ -73,36 +58,32 @@ async function main(argv: string[]): Promise<number> {
         return s.failed.length ? 1 : 0;
       }
       case 'operator:create': {
-        const username = positionals[0];
-        if (!username) throw new Error('operator:create: a username is required');
         const { password, given } = await operatorPassword();
-        await createOperator(rt.handle.db, { username, password, nickname: values.nickname ?? username });
+        await createOperator(rt.handle.db, { username: first, password, nickname: values.nickname ?? first });
         console.log(
-          given ? `operator ${username} created` : `operator ${username} created with password: ${password}`,
+          given ? `operator ${first} created` : `operator ${first} created with password: ${password}`,
         );
         return 0;
       }
       case 'operator:password': {
-        const username = positionals[0];
-        if (!username) throw new Error('operator:password: a username is required');
         const { password, given } = await operatorPassword();
-        await changeOperatorPassword(rt.handle.db, username, password);
+        await changeOperatorPassword(rt.handle.db, first, password);
         console.log(
-          `password of ${username} changed${given ? '' : ` to: ${password}`}; tokens issued before are refused`,
+          `password of ${first} changed${given ? '' : ` to: ${password}`}; tokens issued before are refused`,
         );
+        const note = forgetDevPassword(rt.config, first);
+        if (note) console.log(`removed ${note}, which held the previous password`);
         return 0;
       }
       default:
-        console.error(`unknown command: ${command}\n${USAGE}`);
-        return 2;
+        throw new Error(`${command}: no handler`); // parseCommandLine knows every command
     }
   } finally {
     await rt.handle.destroy();
   }
 }
 
-async function restore(src: string | undefined): Promise<number> {
-  if (!src) throw new Error('restore: name the backup folder');
+async function restore(src: string): Promise<number> {
   const config = loadConfig();
   if (config.database.dialect !== 'sqlite')
     throw new Error('restore: for PostgreSQL use pg_restore (see DEPLOYMENT.md)');
@@ -117,6 +98,10 @@ async function restore(src: string | undefined): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: Error) => {
+    if (err instanceof UsageError) {
+      console.error(`error: ${err.message}\n${USAGE}`);
+      process.exit(2);
+    }
     console.error(`error: ${err.message}`);
     process.exit(1);
   },

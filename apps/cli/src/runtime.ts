@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { IngestDeps } from '@readlib/catalog';
+import { type IngestDeps, ORPHAN_GRACE_MS } from '@readlib/catalog';
 import { type AppConfig, loadConfig } from '@readlib/config';
 import { createDb, type DbHandle, migrateToLatest } from '@readlib/data';
 import { FileStore } from '@readlib/epub';
@@ -26,18 +26,23 @@ export async function openRuntime(
   const config = loadConfig(env);
   mkdirSync(config.storageDir, { recursive: true });
   const base = { poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseTimeouts.connectMs };
-  let handle = createDb(config.database, base);
-  const migrated = await migrateToLatest(handle.db);
+  const migrating = openDb(config, base);
+  const migrated = await closedOnError(migrating, () =>
+    migrateToLatest(migrating.db).catch((err) => Promise.reject(dbError(config, err))),
+  );
+  let handle = migrating;
   if (opts.serve) {
-    await handle.destroy();
-    handle = createDb(config.database, {
+    await migrating.destroy();
+    handle = openDb(config, {
       ...base,
       checkpoints: 'background',
       statementTimeoutMs: config.databaseTimeouts.statementMs,
     });
   }
   const store = new FileStore(config.storageDir);
-  await store.cleanTemp();
+  // an admin API may be receiving an upload into the store's temp folder right now: only what its own
+  // cleanup would remove goes
+  await closedOnError(handle, () => store.cleanTemp(ORPHAN_GRACE_MS));
   const ingest: IngestDeps = {
     db: handle.db,
     store,
@@ -47,4 +52,27 @@ export async function openRuntime(
     },
   };
   return { config, handle, store, ingest, migrated };
+}
+
+function openDb(config: AppConfig, opts: Parameters<typeof createDb>[1]): DbHandle {
+  try {
+    return createDb(config.database, opts);
+  } catch (err) {
+    throw dbError(config, err);
+  }
+}
+
+/** Names the database: the drivers' own messages ("unable to open database file") do not. */
+function dbError(config: AppConfig, err: unknown): Error {
+  const name = config.database.dialect === 'sqlite' ? config.database.file : 'PostgreSQL';
+  return new Error(`database ${name}: ${(err as Error).message}`, { cause: err });
+}
+
+async function closedOnError<T>(handle: DbHandle, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await handle.destroy().catch(() => {});
+    throw err;
+  }
 }

@@ -1,5 +1,6 @@
-import { startAdminServer } from '@readlib/admin-api';
+import { type AdminServer, startAdminServer } from '@readlib/admin-api';
 import { countBooks } from '@readlib/data';
+import type { App } from '@readlib/http';
 import { startReaderServer } from '@readlib/reader-api';
 import { importAll } from './commands/import.command.js';
 import { demoInputs } from './demo/demo-catalogue.js';
@@ -8,40 +9,69 @@ import { Progress } from './progress.js';
 import { openRuntime } from './runtime.js';
 
 // `pnpm start`: both services on one database and one store, the embedded default unless configured.
-const rt = await openRuntime(process.env, { serve: true });
-const { config, handle } = rt;
+async function start(): Promise<void> {
+  const rt = await openRuntime(process.env, { serve: true });
+  const { config, handle } = rt;
+  let reader: App | undefined;
+  let admin: AdminServer | undefined;
+  const close = async () => {
+    // both servers stop taking requests and finish the ones in flight before the database closes
+    await Promise.allSettled([reader?.close(), admin?.close()]);
+    await handle.destroy();
+  };
 
-if (config.demoCatalogue && (await countBooks(handle.db)) === 0) {
-  const summary = await importAll(rt.ingest, await demoInputs(), {
-    progress: new Progress('demo catalogue'),
-  });
-  console.log(
-    `demo catalogue: ${summary.added} books added, ${summary.duplicate} duplicates skipped, ${summary.failed.length} failed`,
-  );
-  for (const f of summary.failed) console.log(`  ${f.file}: ${f.reason}`);
-}
+  let login: string;
+  try {
+    if (config.demoCatalogue && (await countBooks(handle.db)) === 0) {
+      const summary = await importAll(rt.ingest, await demoInputs(), {
+        progress: new Progress('demo catalogue'),
+      });
+      console.log(
+        `demo catalogue: ${summary.added} books added, ${summary.duplicate} duplicates skipped, ${summary.failed.length} failed`,
+      );
+      for (const f of summary.failed) console.log(`  ${f.file}: ${f.reason}`);
+    }
+    reader = await naming('reader API', () => startReaderServer(config, { db: handle.db }));
+    // the admin server creates the first operator when none exists and says what it did
+    admin = await naming('admin API', () => startAdminServer(config, { db: handle.db, store: rt.store }));
+    login = rememberDevPassword(config, admin.firstOperator);
+  } catch (err) {
+    await close().catch(() => {});
+    throw err;
+  }
 
-const reader = await startReaderServer(config, { db: handle.db });
-// the admin server creates the first operator when none exists and says what it did
-const admin = await startAdminServer(config, { db: handle.db, store: rt.store });
-const login = rememberDevPassword(config, admin.firstOperator);
-const where = (port: number) => `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
-console.log(`
+  // before the banner: whoever reads it may stop the services at once
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+
+  const where = (port: number) => `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  console.log(`
 reader API  ${where(config.readerPort)}   (docs: ${where(config.readerPort)}/docs)
 admin API   ${where(config.adminPort)}   (docs: ${where(config.adminPort)}/docs)
 database    ${config.database.dialect === 'sqlite' ? config.database.file : 'PostgreSQL'}
 store       ${config.storageDir}
 ${login}${config.jwt.generatedSecret ? '\nJWT secret  generated for this run (set JWT_SECRET to keep tokens valid across restarts)' : ''}
 `);
-
-let closing = false;
-async function shutdown(): Promise<void> {
-  if (closing) return;
-  closing = true;
-  // both servers stop taking requests and finish the ones in flight before the database closes
-  await Promise.allSettled([reader.close(), admin.close()]);
-  await handle.destroy();
-  process.exit(0);
 }
-process.on('SIGTERM', () => void shutdown());
-process.on('SIGINT', () => void shutdown());
+
+/** Its errors say which service failed ("listen EADDRINUSE ... 127.0.0.1:3001" alone does not). */
+async function naming<T>(service: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw new Error(`${service}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+start().catch((err: Error) => {
+  // one line, as the standalone services print it, whatever the message holds
+  console.error(`readlib: cannot start: ${err.message.replace(/\s*\n\s*/g, ' ')}`);
+  process.exit(1);
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countBooks, type DbHandle, findBookByFileName, findToc } from '@readlib/data';
@@ -42,7 +42,6 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
   it('reports each failure with its reason and goes on; a broken file leaves no rows or files', async () => {
     const bad = join(dir, 'bad');
     rmSync(bad, { recursive: true, force: true });
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(bad);
     writeFileSync(join(bad, 'a-traversal.epub'), makeHostileZip('traversal'));
     writeFileSync(join(bad, 'b-not-zip.epub'), Buffer.from('plain text'));
@@ -55,6 +54,25 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     expect(s.failed.map((f) => f.reason.split(':')[0])).toEqual(['UNSAFE_PATH', 'NOT_A_ZIP']);
     expect(await countBooks(h.db)).toBe(1);
     expect(readdirSync(join(dir, 'store', 'epub'))).toHaveLength(1);
+  });
+
+  it('reports a broken symbolic link or a missing path among the failures and imports the rest', async () => {
+    const folder = join(dir, 'books');
+    mkdirSync(join(folder, 'nested'), { recursive: true });
+    symlinkSync(join(REAL_EPUB_DIR, 'alice.epub'), join(folder, 'a-alice.epub'));
+    symlinkSync(join(dir, 'gone.epub'), join(folder, 'b-gone.epub'));
+    symlinkSync(join(dir, 'gone-folder'), join(folder, 'c-gone-folder'));
+    symlinkSync(folder, join(folder, 'nested', 'back-up')); // a loop, walked once
+    const missing = join(dir, 'never-there');
+    const sources = await collectEpubs([folder, missing]);
+    const s = await importAll(deps(), sources);
+    expect(s.added).toBe(1);
+    expect(s.failed).toEqual([
+      { file: join(folder, 'b-gone.epub'), reason: 'broken symbolic link: its target does not exist' },
+      { file: join(folder, 'c-gone-folder'), reason: 'broken symbolic link: its target does not exist' },
+      { file: missing, reason: 'not found' },
+    ]);
+    expect(await countBooks(h.db)).toBe(1);
   });
 
   it('reads and parses the next books while one is written, yet writes in order, one at a time', async () => {

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authenticateOperator } from '@readlib/catalog';
 import { createDb } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { runCli, spawnStart } from './run-cli.js';
 
 // README: `pnpm cli operator:create` and `pnpm cli operator:password` (a reset refuses earlier tokens).
 describe('pnpm cli operator:create / operator:password', () => {
@@ -50,5 +50,35 @@ describe('pnpm cli operator:create / operator:password', () => {
       code: 1,
       out: expect.stringMatching(/at least 8 characters/),
     });
+  }, 60_000);
+
+  it('forgets the development password pnpm start shows once operator:password changes it', async () => {
+    const banner = /operator {4}.*\n/;
+    const first = spawnStart(dir);
+    const shown = /username: admin {3}password: (\S+)/.exec(await first.printed(banner))?.[1];
+    expect((await first.stop()).code).toBe(0);
+    expect(shown).toBeDefined();
+    const note = join(dir, 'operator-login.txt');
+    expect(existsSync(note)).toBe(true);
+
+    // a note naming another operator is not this one's to remove
+    await cli(['operator:create', 'ops'], { OPERATOR_PASSWORD: 'first password' });
+    expect((await cli(['operator:password', 'ops'], { OPERATOR_PASSWORD: 'second password' })).out).toBe(
+      'password of ops changed; tokens issued before are refused',
+    );
+    expect(existsSync(note)).toBe(true);
+
+    const reset = await cli(['operator:password', 'admin'], { OPERATOR_PASSWORD: 'a new password' });
+    expect(reset).toEqual({
+      code: 0,
+      out: `password of admin changed; tokens issued before are refused\nremoved ${note}, which held the previous password`,
+    });
+    expect(existsSync(note)).toBe(false);
+
+    const again = spawnStart(dir);
+    const line = banner.exec(await again.printed(banner))?.[0];
+    expect((await again.stop()).code).toBe(0);
+    expect(line).not.toContain(shown);
+    expect(line).toMatch(/existing account/);
   }, 60_000);
 });

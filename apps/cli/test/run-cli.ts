@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -31,4 +31,60 @@ export async function runCli(
     const e = err as { code: number; stderr: string };
     return { code: e.code, out: e.stderr.trim() };
   }
+}
+
+const START = fileURLToPath(new URL('../src/start.ts', import.meta.url));
+
+export interface StartedServices {
+  /** resolves with what stdout printed once it matches `pattern`; rejects if the process exits first */
+  printed(pattern: RegExp): Promise<string>;
+  /** the exit code and what was printed on each stream */
+  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** SIGTERM, as an orchestrator stops it */
+  stop(): Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+/**
+ * `pnpm start` as a real process on a SQLite database and store inside `dir`, both services on free
+ * ports of the loopback unless `env` says otherwise.
+ */
+export function spawnStart(dir: string, env: Record<string, string> = {}): StartedServices {
+  const child = spawn(process.execPath, ['--import', 'tsx', START], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      READER_PORT: '0',
+      ADMIN_PORT: '0',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: join(dir, 'library.db'),
+      STORAGE_DIR: join(dir, 'store'),
+      DEMO_CATALOGUE: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+  const printed = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(stdout)) return;
+        child.stdout.off('data', check);
+        resolve(stdout);
+      };
+      child.stdout.on('data', check);
+      check();
+      void exited.then((r) => reject(new Error(`start exited (${r.code}) first:\n${r.stdout}${r.stderr}`)));
+    });
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  return { printed, exited, stop };
 }

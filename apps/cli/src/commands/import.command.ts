@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { commitImport, type IngestDeps, type PreparedImport, prepareImport } from '@readlib/catalog';
 import { isEpubError } from '@readlib/epub';
@@ -15,20 +16,51 @@ export interface ImportSource {
   load(): Promise<Buffer>;
 }
 
-/** Files named directly, and every *.epub below the named folders, in a stable order. */
+/**
+ * Files named directly, and every *.epub below the named folders, in a stable order. A path that cannot
+ * be looked at (a broken symbolic link, a folder it may not read) becomes a source whose load fails with
+ * the reason, so the import reports it among the failures and goes on with the rest.
+ */
 export async function collectEpubs(paths: string[]): Promise<ImportSource[]> {
-  const out: string[] = [];
-  const walk = async (p: string): Promise<void> => {
-    const s = await stat(p);
-    if (s.isDirectory()) {
-      for (const e of (await readdir(p)).sort()) {
-        const child = join(p, e);
-        if ((await stat(child)).isDirectory() || e.toLowerCase().endsWith('.epub')) await walk(child);
+  const out: ImportSource[] = [];
+  // a symbolic link back up the tree would otherwise be walked again and again
+  const seen = new Set<string>();
+  const walk = async (p: string, named: boolean): Promise<void> => {
+    let info: Stats;
+    let entries: string[] = [];
+    try {
+      info = await stat(p);
+      if (info.isDirectory()) {
+        const key = `${info.dev}:${info.ino}`;
+        if (seen.has(key)) return;
+        seen.add(key);
+        entries = (await readdir(p)).sort();
       }
-    } else out.push(p);
+    } catch (err) {
+      const reason = await unreadable(p, err as NodeJS.ErrnoException);
+      out.push({ name: p, load: () => Promise.reject(new Error(reason)) });
+      return;
+    }
+    if (!info.isDirectory()) {
+      if (named || p.toLowerCase().endsWith('.epub')) out.push({ name: p, load: () => readFile(p) });
+      return;
+    }
+    for (const e of entries) await walk(join(p, e), false);
   };
-  for (const p of paths) await walk(p);
-  return out.map((file) => ({ name: file, load: () => readFile(file) }));
+  for (const p of paths) await walk(p, true);
+  return out;
+}
+
+async function unreadable(path: string, err: NodeJS.ErrnoException): Promise<string> {
+  const link = await lstat(path).then(
+    (l) => l.isSymbolicLink(),
+    () => false,
+  );
+  if (link && err.code === 'ENOENT') return 'broken symbolic link: its target does not exist';
+  if (err.code === 'ELOOP') return 'symbolic link loop';
+  if (err.code === 'ENOENT') return 'not found';
+  if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied';
+  return err.message;
 }
 
 /** Books read and parsed ahead of the one being written (memory: this many EPUBs at most, plus it). */

@@ -9,11 +9,15 @@ import {
 import type { FileStore } from '@readlib/epub';
 import type { Kysely } from 'kysely';
 
+/**
+ * Files younger than this are never orphans, nor temp leftovers: an upload or import writes its files a
+ * moment before its row (and streams into a temp file before that), and must not lose them to a cleanup
+ * running in between, from this process or another one (the CLI sweeps temp files with it too).
+ */
+export const ORPHAN_GRACE_MS = 10 * 60_000;
+
 export interface CleanupOptions {
-  /**
-   * Files younger than this are never orphans: an upload or import writes its files a moment before
-   * its row, and must not lose them to a cleanup running in between (default 10 minutes).
-   */
+  /** default ORPHAN_GRACE_MS */
   orphanGraceMs?: number;
 }
 
@@ -33,7 +37,7 @@ export async function cleanupExpiredUploads(
   now = Date.now(),
   opts: CleanupOptions = {},
 ): Promise<CleanupReport> {
-  const graceMs = opts.orphanGraceMs ?? 10 * 60_000;
+  const graceMs = opts.orphanGraceMs ?? ORPHAN_GRACE_MS;
   let expired = 0;
   for (const upload of await expiredUploads(db, now)) {
     // the row first: a create that has not committed yet then finds it gone and refuses, and one

@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawnStart } from './run-cli.js';
+
+// README: `pnpm start` runs both services; when it cannot, it says why in one line (as a standalone
+// service does) and exits 1.
+describe('pnpm start that cannot start', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'readlib-start-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const refused = async (env: Record<string, string>) => {
+    const { code, stdout, stderr } = await spawnStart(dir, env).exited;
+    expect(code).toBe(1);
+    expect(stdout).not.toMatch(/reader API +http/);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    return stderr.trim();
+  };
+
+  it('names a bad environment variable, before touching the database', async () => {
+    expect(await refused({ READER_PORT: 'abc' })).toBe(
+      'readlib: cannot start: invalid configuration: env/READER_PORT must be integer',
+    );
+    expect(existsSync(join(dir, 'library.db'))).toBe(false);
+  });
+
+  it('names the service whose port is taken', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      expect(await refused({ ADMIN_PORT: String(port) })).toMatch(
+        new RegExp(`^readlib: cannot start: admin API: listen EADDRINUSE: .*127\\.0\\.0\\.1:${port}$`),
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('names the database it cannot open', async () => {
+    const notAFile = join(dir, 'a-folder');
+    mkdirSync(notAFile);
+    expect(await refused({ DATABASE_URL: notAFile })).toBe(
+      `readlib: cannot start: database ${notAFile}: unable to open database file`,
+    );
+  });
+
+  it('says how to create an operator in production, where none is generated', async () => {
+    expect(await refused({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(40) })).toMatch(
+      /^readlib: cannot start: admin API: no operator exists: set ADMIN_USERNAME and ADMIN_PASSWORD/,
+    );
+  });
+});
