@@ -42,7 +42,9 @@ export async function openAndParse(
     return { zip, parsed: parseZip(zip) };
   } catch (err) {
     zip?.close();
-    if (err instanceof EpubError) throw err;
+    // the file system failing us (a temp file removed, EMFILE) is the service's fault, not the book's:
+    // it was a 415 "not an EPUB" naming a server path (found by an audit)
+    if (err instanceof EpubError || (err as NodeJS.ErrnoException).syscall) throw err;
     throw new EpubError('UNREADABLE', `the EPUB could not be read: ${(err as Error)?.message}`, {
       cause: err,
     });

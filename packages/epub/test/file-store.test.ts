@@ -62,6 +62,14 @@ describe('FileStore', () => {
     expect(await listTree(root)).toEqual(before);
   });
 
+  it('an archive file that vanished is the service\'s fault, not a book that is "not an EPUB"', async () => {
+    // a temp upload removed under the request answered 415 UNREADABLE with the server's path in it
+    const gone = join(root, '.tmp', 'upload-gone.epub');
+    const err = await store.putBook('gone', gone).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'ENOENT', syscall: 'open' });
+    expect(await listTree(root)).toEqual([]);
+  });
+
   it('removes a book completely and idempotently', async () => {
     const buf = makeEpub({ cover: true });
     await store.putBook('gone', buf, await parseEpub(buf));
