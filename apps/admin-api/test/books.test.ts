@@ -175,10 +175,35 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     // `cover` names a stored image by its /res/ URL, or none by ''; any other is refused, not dropped
     // without a word (found by an audit)
     await mkdir(join(t.root, 'img'), { recursive: true });
-    await writeFile(join(t.root, 'img/x.png'), 'png');
-    const own = await post('/book/update', { fileName: b.file_name, cover: 'http://res.test/res/img/x.png' });
+    await writeFile(join(t.root, `img/${b.file_name}.png`), 'png');
+    const own = await post('/book/update', {
+      fileName: b.file_name,
+      cover: `http://res.test/res/img/${b.file_name}.png`,
+    });
     expect(own.statusCode).toBe(200);
-    expect((await findBookByFileName(t.h.db, b.file_name))!.cover_path).toBe('img/x.png');
+    expect((await findBookByFileName(t.h.db, b.file_name))!.cover_path).toBe(`img/${b.file_name}.png`);
+    // a cover is a file of this book: not a folder, not another book's cover, which goes with that
+    // book (both were taken, found by an audit)
+    await writeFile(join(t.root, 'img/other-book.png'), 'png');
+    for (const cover of ['img', 'img/other-book.png', `img/${b.file_name}.png/../other-book.png`]) {
+      const res = await post('/book/update', {
+        fileName: b.file_name,
+        cover: `http://res.test/res/${cover}`,
+      });
+      expect([res.statusCode, res.json().code], cover).toEqual([400, -1]);
+    }
+    await mkdir(join(t.root, `unzip/${b.file_name}/OEBPS`), { recursive: true });
+    await writeFile(join(t.root, `unzip/${b.file_name}/OEBPS/cover.jpg`), 'jpg');
+    const inside = await post('/book/update', {
+      fileName: b.file_name,
+      coverPath: `unzip/${b.file_name}/OEBPS/cover.jpg`,
+    });
+    expect(inside.statusCode).toBe(200);
+    const folder = await post('/book/update', {
+      fileName: b.file_name,
+      coverPath: `unzip/${b.file_name}/OEBPS`,
+    });
+    expect([folder.statusCode, folder.json().msg]).toEqual([400, expect.stringMatching(/names a folder/)]);
     const foreign = await post('/book/update', { fileName: b.file_name, cover: 'https://cdn.example/x.jpg' });
     expect([foreign.statusCode, foreign.json().code]).toEqual([400, -1]);
     expect(foreign.json().msg).toMatch(/cover must be empty or a URL of this service's \/res\/ files/);
@@ -277,13 +302,20 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     // it may point at files of the store, not at files that are not there (found by an audit: after
     // the expiry sweep, a create repeating an expired upload's paths made a book without its files)
     for (const paths of [
-      { coverPath: 'img/gone.png' },
-      { filePath: 'epub/gone.epub', unzipPath: 'unzip/gone' },
-      { coverPath: '../../etc/passwd' },
+      { coverPath: 'img/remote-4.png' },
+      { filePath: 'epub/remote-4.epub', unzipPath: 'unzip/remote-4' },
     ]) {
       const dangling = await post('/book/create', { fileName: 'remote-4', title: 'R4', ...paths });
       expect([dangling.statusCode, dangling.json().code], JSON.stringify(paths)).toEqual([400, -1]);
       expect(dangling.json().msg).toMatch(/is not in the store .*upload the book again/);
+    }
+    // nor at files of another book, or outside the store
+    for (const paths of [{ coverPath: '../../etc/passwd' }, { filePath: 'epub/gone.epub' }]) {
+      const foreign = await post('/book/create', { fileName: 'remote-4', title: 'R4', ...paths });
+      expect([foreign.statusCode, foreign.json().msg]).toEqual([
+        400,
+        expect.stringMatching(/is not a file of book remote-4/),
+      ]);
     }
     expect(await findBookByFileName(t.h.db, 'remote-4')).toBeUndefined();
     const stored = (await upload(t, makeEpub({ title: 'Stored', cover: true }))).json().data;
@@ -293,13 +325,15 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
       expect.stringMatching(/^img\//),
       `epub/${stored.fileName}.epub`,
     ]);
+    // another book's files are not this one's: deleting that book took them from under it
     const sharing = await post('/book/create', {
       fileName: 'remote-5',
       title: 'R5',
       coverPath: row.cover_path,
       filePath: row.file_path,
     });
-    expect(sharing.statusCode).toBe(200);
+    expect([sharing.statusCode, sharing.json().code]).toEqual([400, -1]);
+    expect(await findBookByFileName(t.h.db, 'remote-5')).toBeUndefined();
     expect((await get('/book/delete?fileName=remote-1')).statusCode).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { EpubError } from './errors.js';
 import { coverExtension, exists, listDir, settledAll, stem, unpackTo } from './file-store.helpers.js';
@@ -63,11 +63,15 @@ export class FileStore {
     return exists(this.paths(fileName).epub);
   }
 
-  /** Whether a path relative to the store (as books record them: `img/...`) names a file or folder in it. */
-  async has(relativePath: string): Promise<boolean> {
+  /**
+   * What a path relative to the store (as books record them: `img/...`) names in it: a file, a folder,
+   * or nothing (outside the store, missing, or anything else, a symbolic link included).
+   */
+  async kindOf(relativePath: string): Promise<'file' | 'folder' | undefined> {
     const target = resolve(this.root, relativePath);
-    if (!target.startsWith(`${this.root}${sep}`) || isAbsolute(relativePath)) return false;
-    return exists(target);
+    if (!target.startsWith(`${this.root}${sep}`) || isAbsolute(relativePath)) return undefined;
+    const info = await lstat(target).catch(() => undefined);
+    return info?.isFile() ? 'file' : info?.isDirectory() ? 'folder' : undefined;
   }
 
   /**

@@ -132,7 +132,7 @@ export async function updateAdminBook(
   // create requires a title; an update may change it, not blank it (`null` arrives here as "")
   if (body.title !== undefined && !body.title.trim()) throw invalid('title must not be blank');
   const patch = columnsFrom(body, urls);
-  await assertStored(store, patch);
+  await assertStored(store, body.fileName, patch);
   const categoryId = await resolveCategory(db, body);
   if (categoryId !== undefined) patch.category_id = categoryId;
   if (Object.keys(patch).length === 0) return;

@@ -147,7 +147,7 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
   const book: NewBook = { ...base, ...sent };
   if (!book.title.trim()) throw invalid('title is required');
   // the upload's own paths are its files; paths the body sends must be files of the store too
-  await assertStored(deps.store, sent);
+  await assertStored(deps.store, fileName, sent);
   const dup = await findDuplicate(db, book);
   if (dup)
     throw conflict(`the same title, author and publisher are already in the catalogue as ${dup.file_name}`);

@@ -2,20 +2,40 @@ import type { BookUpdate } from '@readlib/data';
 import type { FileStore } from '@readlib/epub';
 import { invalid } from '../errors.js';
 
+type StoredColumns = Pick<BookUpdate, 'file_path' | 'unzip_path' | 'cover_path'>;
+
 /**
- * The file paths a create or an update sends must name files in the store. After the expiry sweep, a
- * create repeating an expired upload's paths made a book whose files were missing, and an update took
- * any path, `../` included, which `cover` then published as a URL (both found by audits).
+ * Where the files of book `fileName` live (FileStore.putBook): its archive, its unpacked folder, and a
+ * cover beside the others in `img/` or any image of its own unpacked book.
+ */
+function ownedBy(fileName: string, field: 'filePath' | 'unzipPath' | 'coverPath', path: string): boolean {
+  if (field === 'filePath') return path === `epub/${fileName}.epub`;
+  if (field === 'unzipPath') return path === `unzip/${fileName}`;
+  return path.startsWith(`img/${fileName}.`) || path.startsWith(`unzip/${fileName}/`);
+}
+
+/**
+ * The file paths a create or an update sends must name the book's own files in the store. After the
+ * expiry sweep, a create repeating an expired upload's paths made a book whose files were missing; an
+ * update took any path, `../` included, which `cover` then published as a URL; and a cover could name a
+ * folder, or another book's cover, which went when that book was deleted (all found by audits).
  */
 export async function assertStored(
   store: FileStore,
-  columns: Pick<BookUpdate, 'file_path' | 'unzip_path' | 'cover_path'>,
+  fileName: string,
+  columns: StoredColumns,
 ): Promise<void> {
   const paths = { filePath: columns.file_path, unzipPath: columns.unzip_path, coverPath: columns.cover_path };
-  for (const [field, path] of Object.entries(paths)) {
-    if (path && !(await store.has(path)))
+  for (const [field, path] of Object.entries(paths) as Array<[keyof typeof paths, string | undefined]>) {
+    if (!path) continue;
+    if (!ownedBy(fileName, field, path) || path.includes('/../') || path.includes('\\'))
+      throw invalid(`${field} ${path} is not a file of book ${fileName}`);
+    const kind = await store.kindOf(path);
+    if (kind === undefined)
       throw invalid(
         `${field} ${path} is not in the store (an expired upload's files are removed): upload the book again`,
       );
+    if ((kind === 'folder') !== (field === 'unzipPath'))
+      throw invalid(`${field} ${path} names a ${kind}, not a ${field === 'unzipPath' ? 'folder' : 'file'}`);
   }
 }
