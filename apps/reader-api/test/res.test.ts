@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isSafeStorePath } from '@readlib/epub';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isSafeStorePath } from '../src/routes/res/res.routes.js';
 import { dialects, type Harness, harness } from './helpers.js';
 
 const OPF = '<?xml version="1.0"?><package>0123456789abcdefghij</package>';

@@ -6,6 +6,7 @@ import { EpubError } from './errors.js';
 import { coverExtension, exists, listDir, settledAll, stem, unpackTo } from './file-store.helpers.js';
 import { type EpubLimits, resolveLimits } from './limits.js';
 import { openAndParse } from './parse-epub.js';
+import { isSafeStorePath } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
 import type { ParsedEpub } from './types.js';
 
@@ -65,11 +66,17 @@ export class FileStore {
 
   /**
    * What a path relative to the store (as books record them: `img/...`) names in it: a file, a folder,
-   * or nothing (outside the store, missing, or anything else, a symbolic link included).
+   * or nothing (outside the store, spelled with dot segments, missing, or anything else, a symbolic link
+   * included).
    */
   async kindOf(relativePath: string): Promise<'file' | 'folder' | undefined> {
     const target = resolve(this.root, relativePath);
-    if (!target.startsWith(`${this.root}${sep}`) || isAbsolute(relativePath)) return undefined;
+    if (
+      !isSafeStorePath(relativePath) ||
+      !target.startsWith(`${this.root}${sep}`) ||
+      isAbsolute(relativePath)
+    )
+      return undefined;
     const info = await lstat(target).catch(() => undefined);
     return info?.isFile() ? 'file' : info?.isDirectory() ? 'folder' : undefined;
   }

@@ -8,5 +8,6 @@ export {
 } from './file-store.js';
 export { DEFAULT_LIMITS, type EpubLimits, resolveLimits } from './limits.js';
 export { MAX_TOC_ENTRIES, parseEpub } from './parse-epub.js';
+export { isSafeStorePath } from './paths.js';
 export type { EpubCover, EpubMetadata, ParsedEpub, TocEntry, TocNode, TocSource } from './types.js';
 export { MAX_XML_DOCUMENT_BYTES } from './xml.js';

@@ -46,3 +46,13 @@ export function baseName(archivePath: string): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(0, dot) : name;
 }
+
+/**
+ * A path of the store (as books record it, or as `/res/` serves it) that cannot leave where it points:
+ * no dot segments, backslashes or NUL. It is checked as given: a caller decodes a URL once before (so
+ * a `%` left is part of a file name, `100%.xhtml`, and a double-encoded `..` names a file `%2e%2e`).
+ */
+export function isSafeStorePath(path: string): boolean {
+  if (/[\\\0]/.test(path)) return false;
+  return path.split('/').every((seg) => seg !== '..' && seg !== '.');
+}

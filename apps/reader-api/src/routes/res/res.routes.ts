@@ -1,22 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { isSafeStorePath } from '@readlib/epub';
 import { failure } from '@readlib/http';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { RouteOptions } from '../route-options.js';
 
 const YEAR_S = 365 * 24 * 60 * 60;
-
-/**
- * A store path is served only when it cannot leave the store: no dot segments, backslashes or NUL.
- * `pathname` is decoded once; @fastify/static hands @fastify/send `encodeURI(pathname)`, which send
- * decodes back, so a `%` left here is part of a file name (`100%.xhtml`, served from `100%25.xhtml`)
- * and a double-encoded `..` (`%252e%252e`) names a file called `%2e%2e`, never the parent folder.
- */
-export function isSafeStorePath(pathname: string): boolean {
-  if (/[\\\0]/.test(pathname)) return false;
-  return pathname.split('/').every((seg) => seg !== '..' && seg !== '.');
-}
 
 /**
  * The path, with every symlink resolved, is still inside the store (found by tests/reliability: a
