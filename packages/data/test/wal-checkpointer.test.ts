@@ -83,7 +83,7 @@ describe('background WAL checkpoints (SQLite file)', () => {
     raw.close();
   });
 
-  it('restarts the log under steady writes, so it begins anew instead of growing to the backstop (passive passes let it only grow)', async () => {
+  it('restarts the log past restartPages under steady writes, so it begins anew (never while the log stays below it)', async () => {
     // `restartedWrites`: once the worker has restarted the log, how many more transactions to commit
     // before stopping. The run lasts 1.5 s at least and, on a loaded machine where the worker rarely
     // finds the write lock free between this writer's transactions, until that many followed a restart
@@ -115,7 +115,6 @@ describe('background WAL checkpoints (SQLite file)', () => {
       }
       await cp.stop();
       const logsBegun = logsBegunAnew(file);
-      const frames = events.filter((e) => e.type === 'checkpoint').map((e) => e.log!);
       const restarts = events.filter((e) => e.type === 'restart');
       const rows = (await sql<{ n: number }>`select count(*) as n from t`.execute(h.db)).rows[0]!.n;
       await h.destroy();
@@ -124,18 +123,19 @@ describe('background WAL checkpoints (SQLite file)', () => {
       expect(raw.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
       raw.close();
       expect(events.filter((e) => e.type === 'error')).toEqual([]);
-      return { frames, restarts, logsBegun };
+      return { restarts, logsBegun };
     };
 
+    // Passive passes alone may also let the log begin anew, when one copies all of it in a pause
+    // between two writes (more likely on a loaded machine, where this writer is slower), so the run
+    // without restarts asserts only that no pass restarted below the threshold.
     const without = await run(Number.MAX_SAFE_INTEGER);
     expect(without.restarts).toEqual([]);
-    expect(without.logsBegun).toBe(0);
-    // every passive checkpoint found a longer log than the one before
-    expect(without.frames.every((f, i) => i === 0 || f >= without.frames[i - 1]!)).toBe(true);
 
     const withRestart = await run(300, 50);
-    expect(withRestart.restarts.some((e) => e.busy === false)).toBe(true);
-    // the writes that followed a restart began the log anew, which passive passes alone never did
+    const done = withRestart.restarts.filter((e) => e.busy === false);
+    expect(done.length).toBeGreaterThan(0);
+    // the writes that followed a restart began the log anew
     expect(withRestart.logsBegun).toBeGreaterThan(0);
   });
 
