@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { type AdminServer, startAdminServer } from '@readlib/admin-api';
 import { countBooks } from '@readlib/data';
 import type { App } from '@readlib/http';
@@ -51,14 +52,25 @@ async function start(): Promise<void> {
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
 
-  const where = (port: number) => `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  const readerUrl = where(config.host, reader);
+  const adminUrl = where(config.host, admin.app);
   console.log(`
-reader API  ${where(config.readerPort)}   (docs: ${where(config.readerPort)}/docs)
-admin API   ${where(config.adminPort)}   (docs: ${where(config.adminPort)}/docs)
+reader API  ${readerUrl}   (docs: ${readerUrl}/docs)
+admin API   ${adminUrl}   (docs: ${adminUrl}/docs)
 database    ${config.database.dialect === 'sqlite' ? config.database.file : 'PostgreSQL'}
 store       ${config.storageDir}
 ${login}${config.jwt.generatedSecret ? '\nJWT secret  generated for this run (set JWT_SECRET to keep tokens valid across restarts)' : ''}
 `);
+}
+
+/**
+ * The address a browser on this machine can open: the port the server is bound to (port 0 asks the
+ * system for a free one), and localhost for a wildcard host.
+ */
+function where(host: string, app: App): string {
+  const { port } = app.server.address() as AddressInfo;
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 /** Its errors say which service failed ("listen EADDRINUSE ... 127.0.0.1:3001" alone does not). */

@@ -56,3 +56,30 @@ describe('pnpm start that cannot start', () => {
     );
   });
 });
+
+// README: `pnpm start` prints where both services answer. On port 0 the system picks the ports, and
+// the banner names those (it printed ":0" before).
+describe('pnpm start', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'readlib-start-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints the addresses the services listen on, which answer', async () => {
+    const started = spawnStart(dir);
+    try {
+      const banner = await started.printed(/admin API +http\S+/);
+      const reader = /reader API +(http:\/\/127\.0\.0\.1:(\d+))/.exec(banner);
+      const admin = /admin API +(http:\/\/127\.0\.0\.1:(\d+))/.exec(banner);
+      expect(Number(reader?.[2])).toBeGreaterThan(0);
+      expect(Number(admin?.[2])).toBeGreaterThan(0);
+      expect((await fetch(`${reader![1]}/healthz`)).status).toBe(200);
+      // the admin API answers in its envelope: this route needs an operator's token
+      const list = await fetch(`${admin![1]}/book/list`);
+      expect(list.status).toBe(401);
+    } finally {
+      expect((await started.stop()).code).toBe(0);
+    }
+  }, 60_000);
+});
