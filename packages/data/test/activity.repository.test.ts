@@ -22,11 +22,12 @@ import {
   saveRating,
   saveShelf,
   topKeywords,
-  topRatedBookIds,
   topViewedBookIds,
   upsertUser,
   userCategoryAffinity,
   userRank,
+  WELL_RATED_MIN_AVG,
+  wellRatedBookIds,
 } from '../src/index.js';
 import { sampleBook, testDialects } from '../src/testing/index.js';
 
@@ -90,7 +91,22 @@ describe.each(dialects)(
       expect(await userRank(h.db, a.id, books[0]!.id)).toBe(5);
       expect(await userRank(h.db, a.id, books[1]!.id)).toBe(0);
       await expect(saveRating(h.db, a.id, books[1]!.id, 6)).rejects.toThrow();
-      expect(await topRatedBookIds(h.db, 5)).toEqual([books[0]!.id]);
+      expect(await wellRatedBookIds(h.db, 5)).toEqual([books[0]!.id]);
+    });
+
+    it('the well-rated pool holds books averaging 4 or more, best first, however few are rated (decisions.md §3 Home)', async () => {
+      const [a, b] = [await user('a'), await user('b')];
+      await saveRating(h.db, a.id, books[0]!.id, 1); // 1: once the whole pool, as the only rated books
+      await saveRating(h.db, a.id, books[1]!.id, 4);
+      await saveRating(h.db, b.id, books[1]!.id, 3); // 3.5
+      await saveRating(h.db, a.id, books[2]!.id, 4);
+      await saveRating(h.db, a.id, books[3]!.id, 5);
+      expect(WELL_RATED_MIN_AVG).toBe(4);
+      expect(await wellRatedBookIds(h.db, 100)).toEqual([books[3]!.id, books[2]!.id]);
+      await saveRating(h.db, b.id, books[1]!.id, 5); // 4.5 now
+      expect(await wellRatedBookIds(h.db, 100)).toEqual([books[3]!.id, books[1]!.id, books[2]!.id]);
+      expect(await wellRatedBookIds(h.db, 100, { minVotes: 2 })).toEqual([books[1]!.id]);
+      expect(await wellRatedBookIds(h.db, 100, { minAvg: 1 })).toHaveLength(4);
     });
 
     it('views: readers are distinct and newest first, readerNum counts viewers, hot lists are windowed', async () => {

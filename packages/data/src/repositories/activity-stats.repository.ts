@@ -187,12 +187,23 @@ export async function allTimeViewedBookIds(
   return rows.map((r) => ({ bookId: r.book_id, views: Number(r.views_total) }));
 }
 
-/** topRatedBookIds through the maintained averages: best average, then most ratings, then id. */
-export async function wellRatedBookIds(db: Kysely<Database>, limit: number, minVotes = 1): Promise<number[]> {
+/**
+ * The average (of ranks 1 to 5) a book needs to count as well rated: without it, a young catalogue
+ * with fewer rated books than the pool holds recommends its 1-star books as well rated.
+ */
+export const WELL_RATED_MIN_AVG = 4;
+
+/** Well-rated books from the maintained averages: best average, then most ratings, then id. */
+export async function wellRatedBookIds(
+  db: Kysely<Database>,
+  limit: number,
+  { minVotes = 1, minAvg = WELL_RATED_MIN_AVG } = {},
+): Promise<number[]> {
   const rows = await db
     .selectFrom('book_stats')
     .select('book_id')
     .where('rating_num', '>=', minVotes)
+    .where('rating_avg', '>=', minAvg)
     .orderBy('rating_avg', 'desc')
     .orderBy('rating_num', 'desc')
     .orderBy('book_id')

@@ -60,22 +60,3 @@ export async function countRatings(db: Kysely<Database>, since?: number, until?:
   if (until !== undefined) q = q.where('created_at', '<', until);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
-
-/** Books with the best average (at least `minVotes` ratings), then most ratings: the non-personal pool. */
-export async function topRatedBookIds(db: Kysely<Database>, limit: number, minVotes = 1): Promise<number[]> {
-  const rows = await db
-    .selectFrom('ratings')
-    .select([
-      'book_id',
-      (eb) => eb.fn.avg<number>('rank').as('avg'),
-      (eb) => eb.fn.countAll<number>().as('n'),
-    ])
-    .groupBy('book_id')
-    .having((eb) => eb.fn.countAll(), '>=', minVotes)
-    .orderBy('avg', 'desc')
-    .orderBy('n', 'desc')
-    .orderBy('book_id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.book_id);
-}
