@@ -10,20 +10,27 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * text ("invalid byte sequence"), which turned `keyword=a%00b` into a 500; a lone surrogate reached
  * SQLite as invalid UTF-8 and came back as three replacement characters. Each is a client error.
  */
-export function inputProblem(value: unknown, depth = 0): string | undefined {
+export function inputProblem(value: unknown, path = '', depth = 0): string | undefined {
+  const named = (problem: string) => (path ? `${path}: ${problem}` : problem);
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) return 'NUL characters are not accepted';
+    if (value.includes('\u0000')) return named('NUL characters are not accepted');
     // JSON's \ud800 escapes decode to half a character, which neither UTF-8 column stores as sent
-    return LONE_SURROGATE.test(value) ? 'text must be valid Unicode (a lone surrogate was sent)' : undefined;
+    return LONE_SURROGATE.test(value)
+      ? named('text must be valid Unicode (a lone surrogate was sent)')
+      : undefined;
   }
   if (typeof value === 'number') {
     return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER
       ? undefined
-      : 'numbers must be finite and at most 2^53';
+      : named('numbers must be finite and at most 2^53');
   }
   if (value === null || typeof value !== 'object' || depth > 8) return undefined;
-  for (const v of Array.isArray(value) ? value : Object.values(value)) {
-    const problem = inputProblem(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) {
+    const problem = inputProblem(
+      v,
+      Array.isArray(value) ? `${path}[${k}]` : path ? `${path}.${k}` : k,
+      depth + 1,
+    );
     if (problem) return problem;
   }
   return undefined;

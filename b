@@ -1,0 +1,1 @@
+{"error_code":-1,"msg":"range not satisfiable"}
