@@ -15,9 +15,51 @@ describe('BoundedMap (the catalogue memo and the in-process cache)', () => {
     // updating a present key neither evicts nor moves it
     m.set(3, 'again');
     expect([...m.keys()]).toEqual([3, 4, 5]);
-    expect(m.get(3)).toBe('again');
+    expect(m.has(3)).toBe(true);
     m.set(6, 'v6');
     expect(m.has(3)).toBe(false);
+  });
+
+  it('an entry read since its turn last came gets a second chance; one-off keys go first (CLOCK)', () => {
+    const evicted: number[] = [];
+    const m = new BoundedMap<number, string>(3, (k) => evicted.push(k));
+    for (const k of [1, 2, 3]) m.set(k, `v${k}`);
+    expect(m.get(1)).toBe('v1'); // hot
+    m.set(4, 'v4');
+    expect(evicted).toEqual([2]);
+    // a hot key read between every insertion stays however many one-off keys pass through
+    for (let k = 5; k < 100; k++) {
+      expect(m.get(1)).toBe('v1');
+      m.set(k, `v${k}`);
+    }
+    expect(m.has(1)).toBe(true);
+    expect(m.size).toBe(3);
+    // once no longer read, it goes on its next turn
+    for (let k = 100; k < 104; k++) m.set(k, `v${k}`);
+    expect(m.has(1)).toBe(false);
+    // every entry read: a full turn clears the marks, then the oldest goes
+    const all = new BoundedMap<number, number>(3);
+    for (const k of [1, 2, 3]) all.set(k, k);
+    for (const k of [1, 2, 3]) all.get(k);
+    all.set(4, 4);
+    expect([...all.keys()]).toEqual([2, 3, 4]);
+    // a miss marks nothing
+    expect(all.get(1)).toBeUndefined();
+    all.set(5, 5);
+    expect([...all.keys()]).toEqual([3, 4, 5]);
+  });
+
+  it('a deleted entry loses its mark; the queue stays bounded under reads and churn', () => {
+    const m = new BoundedMap<number, number>(10);
+    for (let i = 0; i < 50_000; i++) {
+      m.set(i, i);
+      m.get(i);
+      if (i % 3 === 0) m.delete(i);
+    }
+    expect(m.size).toBe(10);
+    const inner = m as unknown as { queue: unknown[]; head: number; used: Set<number> };
+    expect(inner.queue.length - inner.head).toBeLessThanOrEqual(2 * 10 + 1024 + 1);
+    expect(inner.used.size).toBeLessThanOrEqual(10);
   });
 
   it('a deleted key is skipped at eviction; one deleted and set again is bounded like any other', () => {
