@@ -1,1 +1,0 @@
-{"error_code":-1,"msg":"range not satisfiable"}
