@@ -27,6 +27,10 @@ export interface AppConfig {
   rateLimit: { perMinute: number; loginPerMinute: number };
   /** per service: how long a client may take to send a whole request (0: no limit) */
   requestTimeoutMs: { reader: number; admin: number };
+  /** a connection silent both ways this long is closed (a client that stopped reading a download) */
+  socketIdleTimeoutMs: number;
+  /** how long a closing service waits for requests in flight before it cuts their connections */
+  shutdownTimeoutMs: number;
   platforms: {
     timeoutMs: number;
     wechat: { baseUrl: string; secrets: Record<string, string> };

@@ -81,6 +81,17 @@ export const EnvSchema = Type.Object({
     minimum: 0,
     description: 'the same for the admin service, whose uploads take longest (0: no limit)',
   }),
+  SOCKET_IDLE_TIMEOUT_MS: Type.Integer({
+    default: 120_000,
+    minimum: 0,
+    description: 'a connection that neither sends nor takes a byte for this long is closed (0: never)',
+  }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    default: 20_000,
+    minimum: 0,
+    description:
+      'on SIGTERM, how long requests in flight may take before their connections are cut (0: no limit)',
+  }),
   UPLOAD_MAX_BYTES: Type.Integer({ default: 150 * MiB, minimum: 1024 }),
   EPUB_MAX_ENTRIES: Type.Integer({ default: 10_000, minimum: 1 }),
   EPUB_MAX_UNCOMPRESSED_BYTES: Type.Integer({ default: 512 * MiB, minimum: 1024 }),

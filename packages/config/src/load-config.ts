@@ -73,6 +73,8 @@ export function loadConfig(
             .filter(Boolean),
     rateLimit: { perMinute: raw.RATE_LIMIT_PER_MINUTE, loginPerMinute: raw.LOGIN_ATTEMPTS_PER_MINUTE },
     requestTimeoutMs: { reader: raw.READER_REQUEST_TIMEOUT_MS, admin: raw.ADMIN_REQUEST_TIMEOUT_MS },
+    socketIdleTimeoutMs: raw.SOCKET_IDLE_TIMEOUT_MS,
+    shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
     platforms: {
       timeoutMs: raw.PLATFORM_TIMEOUT_MS,
       wechat: {

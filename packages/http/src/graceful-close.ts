@@ -13,7 +13,7 @@ import { UNAVAILABLE_RETRY_AFTER_S } from './error-handler.js';
  * had no `error_code`, and the SDK's `ready()` took it for a health answer), with `Retry-After` for the
  * client to go to another replica.
  */
-export function installGracefulClose(app: FastifyInstance, family: Family): void {
+export function installGracefulClose(app: FastifyInstance, family: Family, deadlineMs = 0): void {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -21,7 +21,14 @@ export function installGracefulClose(app: FastifyInstance, family: Family): void
     if (typeof server?.closeIdleConnections !== 'function') return;
     const timer = setInterval(() => server.closeIdleConnections(), 100);
     timer.unref();
-    server.once('close', () => clearInterval(timer));
+    // past the deadline, what is still in flight is cut, so the process exits before the orchestrator's
+    // SIGKILL would, and a client that never reads cannot hold it open (SHUTDOWN_TIMEOUT_MS)
+    const cut = deadlineMs > 0 ? setTimeout(() => server.closeAllConnections(), deadlineMs) : undefined;
+    cut?.unref();
+    server.once('close', () => {
+      clearInterval(timer);
+      clearTimeout(cut);
+    });
   });
   app.addHook('onRequest', (_req, reply, done) => {
     if (!closing) return done();

@@ -147,6 +147,11 @@ describe('a request body that stops arriving (READER_ / ADMIN_REQUEST_TIMEOUT_MS
   it('defaults: a minute for the reader, half an hour for the admin service (uploads)', () => {
     expect(testConfig().requestTimeoutMs).toEqual({ reader: 60_000, admin: 1_800_000 });
   });
+
+  it('defaults: a connection silent both ways 2 minutes is closed; SIGTERM cuts what is in flight after 20 s', () => {
+    expect(testConfig()).toMatchObject({ socketIdleTimeoutMs: 120_000, shutdownTimeoutMs: 20_000 });
+    expect(() => testConfig({ SHUTDOWN_TIMEOUT_MS: '-1' })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
+  });
 });
 
 describe('log redaction', () => {
