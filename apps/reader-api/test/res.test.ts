@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isSafeStorePath } from '@readlib/epub';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -97,6 +98,69 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     const res = await t.app.inject('/res/unzip/b1/%252e%252e');
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('LITERAL');
+  });
+
+  it('a suffix range longer than the file is the whole file as 206 (RFC 9110 §14.1.3); bytes=-0 stays 416', async () => {
+    const url = '/res/unzip/b1/OEBPS/content.opf';
+    for (const range of [
+      `bytes=-${OPF.length}`,
+      `bytes=-${OPF.length + 1}`,
+      'bytes=-65536',
+      'bytes=-9007199254740991',
+    ]) {
+      const res = await t.app.inject({ url, headers: { range } });
+      expect(res.statusCode).toBe(206);
+      expect(res.headers['content-range']).toBe(`bytes 0-${OPF.length - 1}/${OPF.length}`);
+      expect(res.body).toBe(OPF);
+    }
+    const tail = await t.app.inject({ url, headers: { range: 'bytes=-5' } });
+    expect(tail).toMatchObject({ statusCode: 206, body: OPF.slice(-5) });
+    expect((await t.app.inject({ url, headers: { range: 'bytes=-0' } })).statusCode).toBe(416);
+  });
+
+  it('a failed If-Match / If-Unmodified-Since is 412 in the envelope (RFC 9110 §13.1.1, §13.1.4)', async () => {
+    const url = '/res/unzip/b1/OEBPS/content.opf';
+    for (const headers of [
+      { 'if-match': '"nope"' },
+      { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' },
+    ]) {
+      const res = await t.app.inject({ url, headers });
+      expect(res.statusCode).toBe(412);
+      expect(res.json()).toEqual({ error_code: -1, msg: 'precondition failed' });
+    }
+  });
+
+  it('If-Range with a weak ETag never matches (RFC 9110 §13.1.5): the whole file, 200', async () => {
+    const url = '/res/unzip/b1/OEBPS/content.opf';
+    const etag = (await t.app.inject(url)).headers.etag as string;
+    expect(etag).toMatch(/^W\//);
+    const res = await t.app.inject({ url, headers: { range: 'bytes=0-4', 'if-range': etag } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(OPF);
+  });
+
+  it('every answer under /res/ carries the script-free CSP, errors included; only files are cached', async () => {
+    const answers = await Promise.all([
+      t.app.inject('/res/img/none.png'),
+      t.app.inject({ url: '/res/img/b1.png', headers: { range: 'bytes=999-' } }),
+      t.app.inject({ url: '/res/img/b1.png', headers: { 'if-match': '"x"' } }),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([404, 416, 412]);
+    for (const res of answers) {
+      expect(res.headers['content-security-policy']).toBe("script-src 'none'");
+      expect(res.headers['cache-control'] ?? '').not.toMatch(/immutable/);
+    }
+  });
+
+  it('a symlink loop and a FIFO in the store are 404, not a 500 or a request held open', async () => {
+    symlinkSync('loop-b', join(t.storage, 'img', 'loop-a'));
+    symlinkSync('loop-a', join(t.storage, 'img', 'loop-b'));
+    execFileSync('mkfifo', [join(t.storage, 'img', 'pipe.png')]);
+    for (const url of ['/res/img/loop-a', '/res/img/pipe.png']) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ error_code: 1 });
+    }
   });
 
   it('a missing file is 404 in the envelope', async () => {

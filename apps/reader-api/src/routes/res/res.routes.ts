@@ -1,12 +1,14 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { isSafeStorePath } from '@readlib/epub';
 import { failure } from '@readlib/http';
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { RouteOptions } from '../route-options.js';
 
 const YEAR_S = 365 * 24 * 60 * 60;
+const CSP = "script-src 'none'";
 
 /**
  * The path, with every symlink resolved, is still inside the store (found by tests/reliability: a
@@ -16,11 +18,17 @@ export function staysInStore(root: string, pathname: string): boolean {
   let real: string;
   try {
     real = realpathSync.native(join(root, pathname));
-  } catch {
-    return true;
+  } catch (err) {
+    // a symlink loop (ELOOP) was a 500; anything but a missing file is refused as not there
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
   }
   const base = realpathSync.native(root);
-  return real === base || real.startsWith(base + sep);
+  if (real === base) return true;
+  if (!real.startsWith(base + sep)) return false;
+  // a FIFO or a device held the request open for ever (found by an audit); folders go on to a 404
+  const kind = statSync(real, { throwIfNoEntry: false });
+  return kind === undefined || kind.isFile() || kind.isDirectory();
 }
 
 /**
@@ -43,15 +51,29 @@ export function isValidByteRange(header: string): boolean {
  * immutable caching (stored names change when content does), and no script may run from a book page.
  */
 export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config }) => {
-  app.addHook('onRequest', (req, _reply, done) => {
+  app.addHook('onRequest', async (req, reply) => {
+    // on every answer under /res/, errors included (setHeaders below reaches only the file's own)
+    reply.header('content-security-policy', CSP);
     const range = req.headers.range;
-    if (range !== undefined && !isValidByteRange(range)) delete req.headers.range;
-    done();
+    if (range === undefined) return;
+    // a weak validator never matches in If-Range (RFC 9110 §13.1.5), and every ETag here is weak:
+    // the whole file, not a slice of what may be another version
+    if (!isValidByteRange(range) || /^\s*W\//.test(req.headers['if-range'] ?? '')) {
+      delete req.headers.range;
+      return;
+    }
+    const suffix = /^bytes=\s*-(\d+)\s*$/i.exec(range);
+    if (suffix && Number(suffix[1]) > 0)
+      await wholeFileForLongSuffix(req, config.storageDir, Number(suffix[1]));
   });
   // what @fastify/send refuses, in this API's terms; everything else goes to the root handler
   app.setErrorHandler((err: FastifyError & { headers?: Record<string, string> }, _req, reply) => {
     // a folder (`/res/img/`): no listing is served, so there is no such file
     if (err.statusCode === 403) return reply.callNotFound();
+    if (err.statusCode === 412) {
+      // If-Match / If-Unmodified-Since failed (RFC 9110 §13.1.1): 412, which @fastify/send left a 400
+      return reply.code(412).send(failure('reader', 'failure', 'precondition failed').body);
+    }
     if (err.statusCode !== 416) throw err;
     const { body } = failure('reader', 'failure', 'range not satisfiable');
     const size = err.headers?.['Content-Range'];
@@ -73,7 +95,18 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config 
     allowedPath: (pathname, root) => isSafeStorePath(pathname) && staysInStore(root, pathname),
     setHeaders: (res) => {
       res.setHeader('cache-control', `public, max-age=${YEAR_S}, immutable`);
-      res.setHeader('content-security-policy', "script-src 'none'");
+      res.setHeader('content-security-policy', CSP);
     },
   });
 };
+
+/**
+ * `bytes=-N` asks for the last N bytes, so a file shorter than N is sent whole as 206 (RFC 9110
+ * §14.1.3); @fastify/send answered it 416, and a reader fetching the tail of a small EPUB failed.
+ */
+async function wholeFileForLongSuffix(req: FastifyRequest, root: string, n: number): Promise<void> {
+  const rel = (req.params as { '*'?: string })['*'];
+  if (rel === undefined || !isSafeStorePath(rel)) return;
+  const size = (await stat(join(root, rel)).catch(() => undefined))?.size;
+  if (size !== undefined && size > 0 && n >= size) req.headers.range = 'bytes=0-';
+}
