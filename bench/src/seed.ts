@@ -230,7 +230,8 @@ lap('analyze');
 {
   const h = createDb(dbConfigOf(db));
   await rebuildActivityStats(h.db, now - 30 * DAY);
-  await rebuildViewDays(h.db, now);
+  // in UTC report days (REPORT_UTC_OFFSET's default); another offset re-rolls them at its first screen
+  await rebuildViewDays(h.db, now, 0);
   lap('activity stats');
   // the search facets' value table and the category counts, which insertBook maintains and this bulk
   // load bypassed

@@ -28,7 +28,9 @@ export async function openRuntime(
   const base = { poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseTimeouts.connectMs };
   const migrating = openDb(config, base);
   const migrated = await closedOnError(migrating, () =>
-    migrateToLatest(migrating.db).catch((err) => Promise.reject(dbError(config, err))),
+    migrateToLatest(migrating.db, undefined, { reportUtcOffsetMs: config.reportUtcOffsetMs }).catch((err) =>
+      Promise.reject(dbError(config, err)),
+    ),
   );
   let handle = migrating;
   if (opts.serve) {

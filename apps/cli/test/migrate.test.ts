@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrations } from '@readlib/data';
+import { createDb, DAY_MS, insertBook, migrations, recordView, upsertUser } from '@readlib/data';
+import { sampleBook } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
@@ -23,5 +24,37 @@ describe('pnpm cli migrate', () => {
     const names = Object.keys(migrations).sort();
     expect(await migrate()).toEqual([...names.map((n) => `applied ${n}`), 'database schema migrated']);
     expect(await migrate()).toEqual(['database schema is up to date']);
+  }, 60_000);
+
+  it('decisions.md §5: rolls up the views in the days of REPORT_UTC_OFFSET, and refuses a malformed one', async () => {
+    await migrate();
+    // 20:00 UTC three days ago: the next day at +08:00
+    const at = (Math.floor(Date.now() / DAY_MS) - 3) * DAY_MS + 20 * 3_600_000;
+    const h = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
+    try {
+      const book = await insertBook(h.db, sampleBook({ category_id: 2 }), []);
+      const user = await upsertUser(h.db, { openId: 'o', platform: 'wx' }, at);
+      await recordView(h.db, user.id, book.id, at);
+    } finally {
+      await h.destroy();
+    }
+    const { code, out } = await runCli(dir, ['migrate'], { REPORT_UTC_OFFSET: '+08:00' });
+    expect([code, out]).toEqual([0, 'database schema is up to date']);
+    const check = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
+    try {
+      const rows = await check.db.selectFrom('view_days').selectAll().execute();
+      expect(rows.map((r) => [r.day, r.category_id, r.views])).toEqual([[Math.floor(at / DAY_MS) + 1, 2, 1]]);
+      const marker = await check.db
+        .selectFrom('stat_cuts')
+        .select('utc_offset_ms')
+        .where('name', '=', 'view_days')
+        .executeTakeFirstOrThrow();
+      expect(marker.utc_offset_ms).toBe(8 * 3_600_000);
+    } finally {
+      await check.destroy();
+    }
+    const bad = await runCli(dir, ['migrate'], { REPORT_UTC_OFFSET: '+8:00' });
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toMatch(/REPORT_UTC_OFFSET/);
   }, 60_000);
 });

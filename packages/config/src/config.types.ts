@@ -38,5 +38,7 @@ export interface AppConfig {
   };
   upload: { maxBytes: number; maxEntries: number; maxUncompressedBytes: number; graceMinutes: number };
   demoCatalogue: boolean;
+  /** REPORT_UTC_OFFSET in ms east of UTC: where the report screens' days begin (decisions.md §5) */
+  reportUtcOffsetMs: number;
   banner: { img: string; title: string; subTitle: string; url: string };
 }

@@ -97,6 +97,11 @@ export const EnvSchema = Type.Object({
   EPUB_MAX_UNCOMPRESSED_BYTES: Type.Integer({ default: 512 * MiB, minimum: 1024 }),
   UPLOAD_GRACE_MINUTES: Type.Integer({ default: 24 * 60, minimum: 1 }),
   DEMO_CATALOGUE: Type.Boolean({ default: true, description: 'import the demo books on an empty catalogue' }),
+  REPORT_UTC_OFFSET: Type.String({
+    default: '+00:00',
+    pattern: '^[+-][0-9]{2}:[0-9]{2}$',
+    description: 'fixed offset (+HH:MM or -HH:MM) at which the report screens start their days',
+  }),
   BANNER_IMG: Type.String({ default: '' }),
   BANNER_TITLE: Type.String({ default: 'Read something new today' }),
   BANNER_SUBTITLE: Type.String({ default: 'Fresh picks from the catalogue' }),

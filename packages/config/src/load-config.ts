@@ -90,6 +90,7 @@ export function loadConfig(
       graceMinutes: raw.UPLOAD_GRACE_MINUTES,
     },
     demoCatalogue: raw.DEMO_CATALOGUE,
+    reportUtcOffsetMs: parseUtcOffset(raw.REPORT_UTC_OFFSET),
     banner: {
       img: raw.BANNER_IMG,
       title: raw.BANNER_TITLE,
@@ -129,4 +130,22 @@ function parseAlipayKeys(value: string): Record<string, { privateKeyFile: string
     out[appId] = { privateKeyFile: resolve(privateKeyFile), publicKeyFile: resolve(publicKeyFile) };
   }
   return out;
+}
+
+/**
+ * REPORT_UTC_OFFSET (`+HH:MM` / `-HH:MM`, shape checked by the schema) in ms east of UTC. The range is
+ * that of real zones, and minutes are quarter hours: zones use :30 and :45 (India, Nepal), never other
+ * minutes, so `+08:20` is a typo rather than a zone.
+ */
+function parseUtcOffset(value: string): number {
+  const hours = Number(value.slice(1, 3));
+  const minutes = Number(value.slice(4, 6));
+  const east = hours * 60 + minutes;
+  if (![0, 15, 30, 45].includes(minutes) || (value.startsWith('-') ? east > 12 * 60 : east > 14 * 60)) {
+    throw new ConfigError(
+      `REPORT_UTC_OFFSET: "${value}" is not an offset from -12:00 to +14:00 in quarter hours (e.g. +08:00, -03:30, +05:45)`,
+    );
+  }
+  // -00:00 is UTC too, and 0 rather than -0
+  return (value.startsWith('-') && east > 0 ? -east : east) * 60_000;
 }

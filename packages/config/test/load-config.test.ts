@@ -48,6 +48,20 @@ describe('decisions.md §1: configuration from validated environment variables',
     expect(() => load({ WECHAT_APP_SECRETS: 'no-equals-sign' })).toThrow(/WECHAT_APP_SECRETS/);
   });
 
+  it('REPORT_UTC_OFFSET: where the report days of decisions.md §5 begin, UTC by default', () => {
+    const hour = 3_600_000;
+    expect(load({}).reportUtcOffsetMs).toBe(0);
+    expect(load({ REPORT_UTC_OFFSET: '+08:00' }).reportUtcOffsetMs).toBe(8 * hour);
+    expect(load({ REPORT_UTC_OFFSET: '-03:30' }).reportUtcOffsetMs).toBe(-3.5 * hour);
+    expect(load({ REPORT_UTC_OFFSET: '+05:45' }).reportUtcOffsetMs).toBe(5.75 * hour);
+    expect(load({ REPORT_UTC_OFFSET: '+14:00' }).reportUtcOffsetMs).toBe(14 * hour);
+    expect(load({ REPORT_UTC_OFFSET: '-12:00' }).reportUtcOffsetMs).toBe(-12 * hour);
+    expect(load({ REPORT_UTC_OFFSET: '-00:00' }).reportUtcOffsetMs).toBe(0);
+    for (const bad of ['8', '+8:00', '08:00', '+15:00', '+14:15', '-12:30', '+08:20', '+07:60', 'UTC'])
+      expect(() => load({ REPORT_UTC_OFFSET: bad }), bad).toThrow(/REPORT_UTC_OFFSET/);
+    expect(() => load({ REPORT_UTC_OFFSET: '+15:00' })).toThrow(ConfigError);
+  });
+
   it('generates a JWT secret in development and refuses to start in production without one (decisions.md §4)', () => {
     const dev = load({});
     expect(dev.jwt.generatedSecret).toBe(true);

@@ -166,17 +166,25 @@ export interface SearchStatsTable {
   recent: Generated<number>;
 }
 
-/** Where the `*_recent` counts start: events before `upto` have been subtracted. */
-/** Views per UTC day (epoch ms / 86,400,000) and category, for days before stat_cuts['view_days']. */
+/**
+ * Views per report day and category, for days before stat_cuts['view_days']: `day` is the day number
+ * ((epoch ms + offset) / 86,400,000) at the marker's utc_offset_ms (REPORT_UTC_OFFSET).
+ */
 export interface ViewDaysTable {
   day: number;
   category_id: number;
   views: number;
 }
 
+/**
+ * How far a maintained count has got through a log: where the `*_recent` counts start (events before
+ * `upto` subtracted) and where the view_days roll-up stands (views before `upto` counted).
+ */
 export interface StatCutsTable {
   name: string;
   upto: Millis;
+  /** ms east of UTC of the days the counts are keyed by (view_days); 0 for the other cuts */
+  utc_offset_ms: Generated<number>;
 }
 
 /** Distinct author / publisher values with their book counts: the index of the search facets. */

@@ -18,6 +18,7 @@ export * from './repositories/category.repository.js';
 export * from './repositories/operator.repository.js';
 export * from './repositories/rating.repository.js';
 export * from './repositories/recommend.repository.js';
+export * from './repositories/report-days.js';
 export * from './repositories/screen.repository.js';
 export * from './repositories/search.repository.js';
 export * from './repositories/search-facet.repository.js';

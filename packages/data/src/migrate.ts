@@ -1,7 +1,7 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import { migrationProvider, migrations } from './migrations/index.js';
 import { dropPlannerSamples } from './planner-statistics.js';
-import { rollUpViewDays } from './repositories/view-days.repository.js';
+import { rollUpViewDays, viewDaysOffset } from './repositories/view-days.repository.js';
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
@@ -21,7 +21,20 @@ export function migrator(db: Kysely<any>, schema?: string): Migrator {
   });
 }
 
-export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<string[]> {
+export interface MigrateOptions {
+  /**
+   * REPORT_UTC_OFFSET in ms east of UTC: the report days the views are rolled up in. Without it, those
+   * of the last roll-up (UTC the first time), so a caller that does not know the configuration (tests,
+   * benchmarks) never re-keys a deployment's roll-up.
+   */
+  reportUtcOffsetMs?: number;
+}
+
+export async function migrateToLatest(
+  db: Kysely<any>,
+  schema?: string,
+  options: MigrateOptions = {},
+): Promise<string[]> {
   const m = migrator(db, schema);
   const { error, results } = await m.migrateToLatest();
   if (error) {
@@ -30,8 +43,10 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
   }
   // each deploy migrates: it also clears the value samples a hand-run ANALYZE may have left
   await dropPlannerSamples(db);
-  // and counts the views of the days over since the last report screen (all of them the first time)
-  await rollUpViewDays(db, Date.now());
+  // and counts the views of the days over since the last report screen (all of them the first time,
+  // and again after the offset changed)
+  const offset = options.reportUtcOffsetMs ?? (await viewDaysOffset(db)) ?? 0;
+  await rollUpViewDays(db, Date.now(), offset);
   return (results ?? []).map((r) => r.migrationName);
 }
 

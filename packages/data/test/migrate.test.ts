@@ -4,13 +4,19 @@ import {
   assertSchemaCurrent,
   bookStats,
   categoryCounts,
+  DAY_MS,
   type DbHandle,
+  insertBook,
   MigrationError,
   migrateToLatest,
+  recordView,
+  rollUpViewDays,
   schemaState,
   searchBooks,
   searchFacet,
   upsertUser,
+  viewDaysOffset,
+  viewDaysUpto,
 } from '../src/index.js';
 import { sampleBook, testDialects, testMigrator } from '../src/testing/index.js';
 
@@ -149,6 +155,48 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
         { title_nfkc: null, author_nfkc: null, publisher_nfkc: null },
       ]),
     );
+  });
+
+  it('decisions.md §5: the days rolled up before are UTC days; down drops days of another offset (2026-11-23T1400-view-days-offset)', async () => {
+    const m = testMigrator(h.db, schema());
+    const before = '2026-11-23T1200-nfkc-search';
+    const rolledUp = async () => h.db.selectFrom('view_days').select('views').execute();
+    expect((await m.migrateTo(before)).error).toBeUndefined();
+    await h.db.insertInto('view_days').values({ day: 20_000, category_id: 1, views: 3 }).execute();
+    await h.db
+      .insertInto('stat_cuts')
+      .values({ name: 'view_days', upto: 20_001 * DAY_MS })
+      .execute();
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+    expect(await viewDaysUpto(h.db, 0)).toBe(20_001 * DAY_MS);
+    expect(await viewDaysUpto(h.db, 8 * 3_600_000)).toBeUndefined();
+    // UTC days mean the same to the build before: kept
+    expect((await m.migrateTo(before)).error).toBeUndefined();
+    expect(await rolledUp()).toEqual([{ views: 3 }]);
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+    // +08:00 days would be read as UTC days by it: dropped with the marker, so it rolls them up again
+    await h.db
+      .updateTable('stat_cuts')
+      .set({ utc_offset_ms: 8 * 3_600_000 })
+      .where('name', '=', 'view_days')
+      .execute();
+    expect((await m.migrateTo(before)).error).toBeUndefined();
+    expect(await rolledUp()).toEqual([]);
+    expect(
+      await h.db.selectFrom('stat_cuts').select('name').where('name', '=', 'view_days').execute(),
+    ).toEqual([]);
+  });
+
+  it('decisions.md §5: migrate rolls up at the offset it is given; without one, at that of the last roll-up', async () => {
+    const book = await insertBook(h.db, sampleBook(), []);
+    const user = await upsertUser(h.db, { openId: 'o', platform: 'wx' }, 1);
+    await recordView(h.db, user.id, book.id, Date.now() - 3 * DAY_MS);
+    const china = 8 * 3_600_000;
+    await rollUpViewDays(h.db, Date.now(), china);
+    await migrateToLatest(h.db, schema());
+    expect(await viewDaysOffset(h.db)).toBe(china);
+    await migrateToLatest(h.db, schema(), { reportUtcOffsetMs: 0 });
+    expect(await viewDaysOffset(h.db)).toBe(0);
   });
 
   it('every migration goes down and up again', async () => {

@@ -7,6 +7,8 @@ import {
   type Database,
   dailyCounts,
   type EventTable,
+  reportDay,
+  reportDayStart,
   rollUpViewDays,
   topKeywords,
   topReadBooks,
@@ -17,15 +19,23 @@ import type { Kysely } from 'kysely';
 import { lookupCity } from './gazetteer.js';
 
 /**
- * The report window of decisions.md §5, in whole UTC days: `days` days ending with today (today
- * included), so days=1 is today alone. `start`/`end` are epoch ms, end exclusive.
+ * The report window of decisions.md §5, in whole report days (days beginning at midnight
+ * REPORT_UTC_OFFSET, `utcOffsetMs` east of UTC): `days` days ending with today (today included), so
+ * days=1 is today alone. `today`/`first` are day numbers; `start`/`end` epoch ms, end exclusive.
  */
-export function screenWindow(days: number, now: number) {
-  const today = Math.floor(now / DAY_MS);
+export function screenWindow(days: number, now: number, utcOffsetMs: number) {
+  const today = reportDay(now, utcOffsetMs);
   const first = today - days + 1;
-  return { today, first, start: first * DAY_MS, end: (today + 1) * DAY_MS };
+  return {
+    today,
+    first,
+    start: reportDayStart(first, utcOffsetMs),
+    end: reportDayStart(today + 1, utcOffsetMs),
+    utcOffsetMs,
+  };
 }
 
+/** The local date of a report day: its number counts days from the epoch at that offset. */
 const label = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /** (current - previous) / max(previous, 1): 0 when flat, 1 for a doubling, and finite when previous is 0. */
@@ -50,7 +60,9 @@ async function activity(db: Kysely<Database>, since?: number, until?: number) {
 
 async function trend(db: Kysely<Database>, table: 'users' | 'views', w: ReturnType<typeof screenWindow>) {
   const counts =
-    table === 'views' ? await viewsPerDay(db, w.start, w.end) : await dailyCounts(db, table, w.start, w.end);
+    table === 'views'
+      ? await viewsPerDay(db, w.start, w.end, w.utcOffsetMs)
+      : await dailyCounts(db, table, w.start, w.end, w.utcOffsetMs);
   const axis: string[] = [];
   const values: number[] = [];
   for (let d = w.first; d <= w.today; d++) {
@@ -60,12 +72,17 @@ async function trend(db: Kysely<Database>, table: 'users' | 'views', w: ReturnTy
   return { axis, values };
 }
 
-/** GET /screen/data (decisions.md §5). */
-export async function screenData(db: Kysely<Database>, days: number, now: number): Promise<ScreenData> {
-  const w = screenWindow(days, now);
+/** GET /screen/data (decisions.md §5), in report days `utcOffsetMs` east of UTC. */
+export async function screenData(
+  db: Kysely<Database>,
+  days: number,
+  now: number,
+  utcOffsetMs: number,
+): Promise<ScreenData> {
+  const w = screenWindow(days, now, utcOffsetMs);
   // days that are over are counted once (view_days), so a window reads their totals, not their views
-  await rollUpViewDays(db, now);
-  const todayStart = w.today * DAY_MS;
+  await rollUpViewDays(db, now, utcOffsetMs);
+  const todayStart = reportDayStart(w.today, utcOffsetMs);
   const [all, book, today, lastDay, windowUsers, previousUsers] = await Promise.all([
     activity(db),
     countBooks(db),
@@ -77,7 +94,7 @@ export async function screenData(db: Kysely<Database>, days: number, now: number
   const [userTrend, viewTrend, categories, topBooks, keywords] = await Promise.all([
     trend(db, 'users', w),
     trend(db, 'views', w),
-    categoryActivity(db, w.start, w.end),
+    categoryActivity(db, w.start, w.end, utcOffsetMs),
     topReadBooks(db, w.start, 10),
     topKeywords(db, w.start, 10),
   ]);
@@ -101,19 +118,34 @@ export async function screenData(db: Kysely<Database>, days: number, now: number
 }
 
 /** GET /screen/wordcloud: keywords of the window, most searched first, at most 100. */
-export async function wordCloud(db: Kysely<Database>, days: number, now: number): Promise<WordCloudItem[]> {
-  const rows = await topKeywords(db, screenWindow(days, now).start, 100);
+export async function wordCloud(
+  db: Kysely<Database>,
+  days: number,
+  now: number,
+  utcOffsetMs: number,
+): Promise<WordCloudItem[]> {
+  const rows = await topKeywords(db, screenWindow(days, now, utcOffsetMs).start, 100);
   return rows.map((k) => ({ word: k.keyword, count: k.count, user: k.users }));
 }
 
 /** GET /screen/map: users registered in the window, per province of their profile. */
-export async function provinceMap(db: Kysely<Database>, days: number, now: number): Promise<MapItem[]> {
-  return usersBy(db, 'province', screenWindow(days, now).start);
+export async function provinceMap(
+  db: Kysely<Database>,
+  days: number,
+  now: number,
+  utcOffsetMs: number,
+): Promise<MapItem[]> {
+  return usersBy(db, 'province', screenWindow(days, now, utcOffsetMs).start);
 }
 
 /** GET /screen/map/scatter: users registered in the window per city; coordinates for known cities. */
-export async function cityScatter(db: Kysely<Database>, days: number, now: number): Promise<ScatterData> {
-  const data = await usersBy(db, 'city', screenWindow(days, now).start);
+export async function cityScatter(
+  db: Kysely<Database>,
+  days: number,
+  now: number,
+  utcOffsetMs: number,
+): Promise<ScatterData> {
+  const data = await usersBy(db, 'city', screenWindow(days, now, utcOffsetMs).start);
   const geo: Record<string, [number, number]> = {};
   for (const { name } of data) {
     const at = lookupCity(name);

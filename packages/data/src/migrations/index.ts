@@ -14,6 +14,7 @@ import * as catalogChanges from './2026-11-22T2355-catalog-changes.js';
 import * as operatorTokenVersion from './2026-11-22T2358-operator-token-version.js';
 import * as viewDays from './2026-11-23T1000-view-days.js';
 import * as nfkcSearch from './2026-11-23T1200-nfkc-search.js';
+import * as viewDaysOffset from './2026-11-23T1400-view-days-offset.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T2358-operator-token-version': operatorTokenVersion,
   '2026-11-23T1000-view-days': viewDays,
   '2026-11-23T1200-nfkc-search': nfkcSearch,
+  '2026-11-23T1400-view-days-offset': viewDaysOffset,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

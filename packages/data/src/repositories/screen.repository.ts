@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import { longRead } from '../sqlite-read-worker.js';
 import { numberKey, textKey } from './group-keys.js';
-import { DAY_MS, dayOf, rolledUpViews, viewDaysUpto } from './view-days.repository.js';
+import { DAY_MS, dayOf, reportDay } from './report-days.js';
+import { rolledUpViews, viewDaysUpto } from './view-days.repository.js';
 
 /** Tables whose rows are dated events (created_at, epoch ms): what the report screens count. */
 export type EventTable = 'users' | 'shelf_entries' | 'ratings' | 'views' | 'search_log';
@@ -23,14 +24,18 @@ export async function countCreated(
   return Number(row!.n);
 }
 
-/** Rows per UTC day in [since, until), keyed by day number (ms / DAY_MS); days without rows are absent. */
+/**
+ * Rows per report day (report-days.ts) in [since, until), keyed by day number at `utcOffsetMs`; days
+ * without rows are absent.
+ */
 export async function dailyCounts(
   db: Kysely<Database>,
   table: 'users' | 'views',
   since: number,
   until: number,
+  utcOffsetMs: number,
 ): Promise<Map<number, number>> {
-  const day = dayOf('created_at');
+  const day = dayOf('created_at', utcOffsetMs);
   const rows = await longRead(
     db,
     db
@@ -45,24 +50,37 @@ export async function dailyCounts(
 
 /**
  * Where a window of views splits: the days before it are read from view_days (rolled up by
- * rollUpViewDays), the rest from the views. A window that is not whole UTC days is read from the views.
+ * rollUpViewDays), the rest from the views. A window that is not whole report days at `utcOffsetMs`,
+ * or rows rolled up at another offset, are read from the views.
  */
-async function viewSplit(db: Kysely<Database>, since: number, until: number): Promise<number> {
-  const upto = await viewDaysUpto(db);
-  if (upto === undefined || since % DAY_MS !== 0 || until % DAY_MS !== 0) return since;
+async function viewSplit(
+  db: Kysely<Database>,
+  since: number,
+  until: number,
+  utcOffsetMs: number,
+): Promise<number> {
+  const upto = await viewDaysUpto(db, utcOffsetMs);
+  const whole = (ms: number) => (ms + utcOffsetMs) % DAY_MS === 0;
+  if (upto === undefined || !whole(since) || !whole(until)) return since;
   return Math.min(Math.max(upto, since), until);
 }
 
-/** Views per UTC day in [since, until), keyed by day number: past days rolled up, the rest counted. */
+/**
+ * Views per report day in [since, until), keyed by day number at `utcOffsetMs`: past days rolled up,
+ * the rest counted.
+ */
 export async function viewsPerDay(
   db: Kysely<Database>,
   since: number,
   until: number,
+  utcOffsetMs: number,
 ): Promise<Map<number, number>> {
-  const upto = await viewSplit(db, since, until);
+  const upto = await viewSplit(db, since, until, utcOffsetMs);
   const [counts, live] = await Promise.all([
-    upto > since ? rolledUpViews(db, since / DAY_MS, upto / DAY_MS, 'day') : new Map<number, number>(),
-    upto < until ? dailyCounts(db, 'views', upto, until) : new Map<number, number>(),
+    upto > since
+      ? rolledUpViews(db, reportDay(since, utcOffsetMs), reportDay(upto, utcOffsetMs), 'day')
+      : new Map<number, number>(),
+    upto < until ? dailyCounts(db, 'views', upto, until, utcOffsetMs) : new Map<number, number>(),
   ]);
   for (const [day, n] of live) counts.set(day, (counts.get(day) ?? 0) + n);
   return counts;
@@ -77,17 +95,19 @@ export interface CategoryActivity {
 
 /**
  * Every category with its book count and the views of its books since `since` (up to `until`, the
- * window's end): past days rolled up, the rest grouped from the views.
+ * window's end, whole report days at `utcOffsetMs`): past days rolled up, the rest grouped from the
+ * views.
  */
 export async function categoryActivity(
   db: Kysely<Database>,
   since: number,
   until: number,
+  utcOffsetMs: number,
 ): Promise<CategoryActivity[]> {
-  const upto = await viewSplit(db, since, until);
+  const upto = await viewSplit(db, since, until, utcOffsetMs);
   const rolled =
     upto > since
-      ? rolledUpViews(db, since / DAY_MS, upto / DAY_MS, 'category_id')
+      ? rolledUpViews(db, reportDay(since, utcOffsetMs), reportDay(upto, utcOffsetMs), 'category_id')
       : new Map<number, number>();
   const perBook = db
     .selectFrom('views')

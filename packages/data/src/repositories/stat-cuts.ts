@@ -33,3 +33,33 @@ export async function lockCut(trx: Transaction<Database>, name: string): Promise
     .executeTakeFirst();
   return row ? Number(row.upto) : undefined;
 }
+
+/** A cut with the UTC offset (ms east) of the days its counts are keyed by (the view_days roll-up). */
+export interface DayCut {
+  upto: number;
+  utcOffsetMs: number;
+}
+
+const toDayCut = (row: { upto: number; utc_offset_ms: number }): DayCut => ({
+  upto: Number(row.upto),
+  utcOffsetMs: Number(row.utc_offset_ms),
+});
+
+/** readCut with the cut's offset: both from one row, so they always belong together. */
+export async function readDayCut(db: Db, name: string, lock = false): Promise<DayCut | undefined> {
+  let q = db.selectFrom('stat_cuts').select(['upto', 'utc_offset_ms']).where('name', '=', name);
+  if (lock && dialectOf(db) === 'postgres') q = q.forShare();
+  const row = await q.executeTakeFirst();
+  return row ? toDayCut(row) : undefined;
+}
+
+/** lockCut with the cut's offset. */
+export async function lockDayCut(trx: Transaction<Database>, name: string): Promise<DayCut | undefined> {
+  const row = await trx
+    .updateTable('stat_cuts')
+    .set({ upto: sql`upto` })
+    .where('name', '=', name)
+    .returning(['upto', 'utc_offset_ms'])
+    .executeTakeFirst();
+  return row ? toDayCut(row) : undefined;
+}

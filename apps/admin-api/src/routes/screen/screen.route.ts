@@ -17,7 +17,8 @@ const tags = ['screen'];
 /** Report and screen endpoints (decisions.md §5): computed from our own data over a `days` window. */
 export const screenRoute: FastifyPluginAsyncTypebox = async (app) => {
   const days = (q: { days?: number }) => q.days ?? SCREEN_DAYS_DEFAULT;
-  const { db, now } = app.ctx;
+  const { db, now, config } = app.ctx;
+  const offset = config.reportUtcOffsetMs;
 
   app.get(
     '/screen/data',
@@ -30,7 +31,7 @@ export const screenRoute: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(ref(ScreenData)),
       },
     },
-    async (req) => ok(await screenData(db, days(req.query), now())),
+    async (req) => ok(await screenData(db, days(req.query), now(), offset)),
   );
 
   app.get(
@@ -44,7 +45,7 @@ export const screenRoute: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Array(ref(WordCloudItem))),
       },
     },
-    async (req) => ok(await wordCloud(db, days(req.query), now())),
+    async (req) => ok(await wordCloud(db, days(req.query), now(), offset)),
   );
 
   app.get(
@@ -58,7 +59,7 @@ export const screenRoute: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Array(ref(MapItem))),
       },
     },
-    async (req) => ok(await provinceMap(db, days(req.query), now())),
+    async (req) => ok(await provinceMap(db, days(req.query), now(), offset)),
   );
 
   app.get(
@@ -72,6 +73,6 @@ export const screenRoute: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(ref(ScatterData)),
       },
     },
-    async (req) => ok(await cityScatter(db, days(req.query), now())),
+    async (req) => ok(await cityScatter(db, days(req.query), now(), offset)),
   );
 };
