@@ -58,7 +58,7 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config 
     if (range === undefined) return;
     // a weak validator never matches in If-Range (RFC 9110 §13.1.5), and every ETag here is weak:
     // the whole file, not a slice of what may be another version
-    if (!isValidByteRange(range) || /^\s*W\//.test(req.headers['if-range'] ?? '')) {
+    if (!isValidByteRange(range) || /^\s*W\//.test(String(req.headers['if-range'] ?? ''))) {
       delete req.headers.range;
       return;
     }
