@@ -95,8 +95,8 @@ export async function screenData(
     trend(db, 'users', w),
     trend(db, 'views', w),
     categoryActivity(db, w.start, w.end, utcOffsetMs),
-    topReadBooks(db, w.start, 10),
-    topKeywords(db, w.start, 10),
+    topReadBooks(db, w.start, 10, w.end),
+    topKeywords(db, w.start, 10, w.end),
   ]);
   return {
     totals: { book, ...all },
@@ -124,7 +124,8 @@ export async function wordCloud(
   now: number,
   utcOffsetMs: number,
 ): Promise<WordCloudItem[]> {
-  const rows = await topKeywords(db, screenWindow(days, now, utcOffsetMs).start, 100);
+  const w = screenWindow(days, now, utcOffsetMs);
+  const rows = await topKeywords(db, w.start, 100, w.end);
   return rows.map((k) => ({ word: k.keyword, count: k.count, user: k.users }));
 }
 
@@ -135,7 +136,8 @@ export async function provinceMap(
   now: number,
   utcOffsetMs: number,
 ): Promise<MapItem[]> {
-  return usersBy(db, 'province', screenWindow(days, now, utcOffsetMs).start);
+  const w = screenWindow(days, now, utcOffsetMs);
+  return usersBy(db, 'province', w.start, w.end);
 }
 
 /** GET /screen/map/scatter: users registered in the window per city; coordinates for known cities. */
@@ -145,7 +147,8 @@ export async function cityScatter(
   now: number,
   utcOffsetMs: number,
 ): Promise<ScatterData> {
-  const data = await usersBy(db, 'city', screenWindow(days, now, utcOffsetMs).start);
+  const w = screenWindow(days, now, utcOffsetMs);
+  const data = await usersBy(db, 'city', w.start, w.end);
   const geo: Record<string, [number, number]> = {};
   for (const { name } of data) {
     const at = lookupCity(name);

@@ -113,6 +113,7 @@ export async function categoryActivity(
     .selectFrom('views')
     .select([numberKey('views.book_id').as('book_id'), (eb) => eb.fn.countAll<number>().as('views')])
     .where('views.created_at', '>=', upto)
+    .where('views.created_at', '<', until)
     .groupBy(numberKey('views.book_id'))
     .as('b');
   const perCategory = db
@@ -149,11 +150,13 @@ export async function topReadBooks(
   db: Kysely<Database>,
   since: number,
   limit: number,
+  until = Number.MAX_SAFE_INTEGER,
 ): Promise<Array<{ fileName: string; title: string; readers: number }>> {
   const top = db
     .selectFrom('book_readers')
     .select(['book_readers.book_id', (eb) => eb.fn.countAll<number>().as('readers')])
     .where('book_readers.last_viewed_at', '>=', since)
+    .where('book_readers.last_viewed_at', '<', until)
     .groupBy('book_readers.book_id')
     .orderBy('readers', 'desc')
     .orderBy('book_readers.book_id')
@@ -176,6 +179,7 @@ export async function usersBy(
   db: Kysely<Database>,
   field: 'province' | 'city',
   since: number,
+  until = Number.MAX_SAFE_INTEGER,
 ): Promise<Array<{ name: string; value: number }>> {
   const key = textKey(field); // not by the column: see group-keys.ts
   const rows = await longRead(
@@ -185,6 +189,7 @@ export async function usersBy(
       .select([key.as('name'), (eb) => eb.fn.countAll<number>().as('value')])
       .where(field, '<>', '')
       .where('created_at', '>=', since)
+      .where('created_at', '<', until)
       .groupBy(key)
       .orderBy('value', 'desc')
       .orderBy('name'),

@@ -41,6 +41,7 @@ export async function topKeywords(
   db: Kysely<Database>,
   since: number,
   limit: number,
+  until = Number.MAX_SAFE_INTEGER,
 ): Promise<KeywordCount[]> {
   const rows = await longRead(
     db,
@@ -52,6 +53,7 @@ export async function topKeywords(
         (eb) => eb.fn.count<number>('open_id').distinct().as('u'),
       ])
       .where('created_at', '>=', since)
+      .where('created_at', '<', until)
       .groupBy('keyword')
       .orderBy('n', 'desc')
       .orderBy('keyword')
