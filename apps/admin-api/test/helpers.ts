@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureFirstOperator } from '@readlib/catalog';
 import { type AppConfig, testConfig } from '@readlib/config';
-import type { DbHandle } from '@readlib/data';
+import type { Database, DbHandle } from '@readlib/data';
 import type { TestDialect } from '@readlib/data/testing';
 import { FileStore } from '@readlib/epub';
 import type { App } from '@readlib/http';
+import type { Kysely } from 'kysely';
 import { buildApp } from '../src/index.js';
 
 export const REAL_EPUB = (name: string) =>
@@ -106,4 +107,32 @@ export async function storeFiles(t: Harness): Promise<string[]> {
     .map(String)
     .filter((e) => e !== '.tmp')
     .sort();
+}
+
+/** A registered user as the reader API stores one, created at `created`: for the report screens' tests. */
+export async function insertUser(
+  db: Kysely<Database>,
+  openId: string,
+  created: number,
+  province = '',
+  city = '',
+): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      open_id: openId,
+      platform: 'wx',
+      avatar_url: '',
+      nick_name: openId,
+      gender: 0,
+      country: 'CN',
+      province,
+      city,
+      language: 'zh_CN',
+      created_at: created,
+      updated_at: created,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

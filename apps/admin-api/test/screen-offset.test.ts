@@ -6,7 +6,7 @@ import type { App } from '@readlib/http';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index.js';
-import { type Harness, harness, JWT_SECRET } from './helpers.js';
+import { type Harness, harness, insertUser, JWT_SECRET } from './helpers.js';
 
 const dialects = await testDialects();
 
@@ -22,26 +22,9 @@ const EVENTS: Array<[province: string, at: string]> = [
   ['E', '2026-11-20T20:00:00Z'],
 ];
 
-async function user(db: Kysely<Database>, province: string, created: number) {
-  const row = await db
-    .insertInto('users')
-    .values({
-      open_id: `u-${province}`,
-      platform: 'wx',
-      avatar_url: '',
-      nick_name: province,
-      gender: 0,
-      country: 'CN',
-      province,
-      city: '',
-      language: 'zh_CN',
-      created_at: created,
-      updated_at: created,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+/** A user named after their province. */
+const user = (db: Kysely<Database>, province: string, created: number) =>
+  insertUser(db, `u-${province}`, created, province);
 
 /*
  * What each offset makes of EVENTS, worked out by hand from the local times:

@@ -1,7 +1,7 @@
 import { DAY_MS, insertBook, recordView } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, harness } from './helpers.js';
+import { type Harness, harness, insertUser } from './helpers.js';
 
 const dialects = await testDialects();
 const NOW = Date.UTC(2026, 2, 10, 15, 0, 0);
@@ -17,26 +17,10 @@ describe.each(dialects)('decisions.md §5: the window ends with today on $name',
     const db = t.h.db;
     const book = await insertBook(db, sampleBook({ title: 'Read today', category_id: 1 }), []);
     const later = await insertBook(db, sampleBook({ title: 'Read later', category_id: 1 }), []);
-    const users = [];
-    for (const [openId, when] of [
-      ['now', NOW - 3_600_000],
-      ['ahead', NOW + 2 * DAY_MS],
-    ] as const) {
-      const row = await db
-        .insertInto('users')
-        .values({
-          ...{ open_id: openId, platform: 'wx', avatar_url: '', nick_name: openId, gender: 0 },
-          ...{
-            country: 'CN',
-            province: openId === 'now' ? '广东' : '四川',
-            city: openId === 'now' ? '广州' : '成都',
-          },
-          ...{ language: 'zh_CN', created_at: when, updated_at: when },
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      users.push({ id: row.id, when });
-    }
+    const users = [
+      { id: await insertUser(db, 'now', NOW - 3_600_000, '广东', '广州'), when: NOW - 3_600_000 },
+      { id: await insertUser(db, 'ahead', NOW + 2 * DAY_MS, '四川', '成都'), when: NOW + 2 * DAY_MS },
+    ];
     await recordView(db, users[0]!.id, book.id, users[0]!.when);
     await recordView(db, users[1]!.id, later.id, users[1]!.when);
     for (const [keyword, when] of [

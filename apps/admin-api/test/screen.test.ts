@@ -1,9 +1,8 @@
 import { GAZETTEER_SIZE, growthRatio, lookupCity } from '@readlib/catalog';
-import { DAY_MS, type Database, insertBook, recordView } from '@readlib/data';
+import { DAY_MS, insertBook, recordView } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, harness } from './helpers.js';
+import { type Harness, harness, insertUser } from './helpers.js';
 
 const dialects = await testDialects();
 
@@ -12,26 +11,7 @@ const NOW = Date.UTC(2026, 2, 10, 15, 0, 0);
 const TODAY = Date.UTC(2026, 2, 10);
 const at = (daysAgo: number, hour = 12) => TODAY - daysAgo * DAY_MS + hour * 3_600_000;
 
-async function user(db: Kysely<Database>, openId: string, created: number, province = '', city = '') {
-  const row = await db
-    .insertInto('users')
-    .values({
-      open_id: openId,
-      platform: 'wx',
-      avatar_url: '',
-      nick_name: openId,
-      gender: 0,
-      country: 'CN',
-      province,
-      city,
-      language: 'zh_CN',
-      created_at: created,
-      updated_at: created,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const user = insertUser;
 
 describe.each(dialects)('decisions.md §5 report screens on $name', (dialect) => {
   let t: Harness;
