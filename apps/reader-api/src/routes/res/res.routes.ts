@@ -51,20 +51,21 @@ export function isValidByteRange(header: string): boolean {
  * immutable caching (stored names change when content does), and no script may run from a book page.
  */
 export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config }) => {
-  app.addHook('onRequest', async (req, reply) => {
+  // callback style, as the base app's hooks: only a long suffix range waits for a stat
+  app.addHook('onRequest', (req, reply, done) => {
     // on every answer under /res/, errors included (setHeaders below reaches only the file's own)
     reply.header('content-security-policy', CSP);
     const range = req.headers.range;
-    if (range === undefined) return;
+    if (range === undefined) return done();
     // a weak validator never matches in If-Range (RFC 9110 §13.1.5), and every ETag here is weak:
     // the whole file, not a slice of what may be another version
     if (!isValidByteRange(range) || /^\s*W\//.test(String(req.headers['if-range'] ?? ''))) {
       delete req.headers.range;
-      return;
+      return done();
     }
     const suffix = /^bytes=\s*-(\d+)\s*$/i.exec(range);
-    if (suffix && Number(suffix[1]) > 0)
-      await wholeFileForLongSuffix(req, config.storageDir, Number(suffix[1]));
+    if (!suffix || Number(suffix[1]) === 0) return done();
+    wholeFileForLongSuffix(req, config.storageDir, Number(suffix[1])).then(() => done(), done);
   });
   // what @fastify/send refuses, in this API's terms; everything else goes to the root handler
   app.setErrorHandler((err: FastifyError & { headers?: Record<string, string> }, _req, reply) => {
