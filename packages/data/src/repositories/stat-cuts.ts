@@ -14,10 +14,7 @@ type Db = Kysely<Database> | Transaction<Database>;
  * PostgreSQL the row is share-locked, so a concurrent move (lockCut) waits for that transaction.
  */
 export async function readCut(db: Db, name: string, lock = false): Promise<number | undefined> {
-  let q = db.selectFrom('stat_cuts').select('upto').where('name', '=', name);
-  if (lock && dialectOf(db) === 'postgres') q = q.forShare();
-  const row = await q.executeTakeFirst();
-  return row ? Number(row.upto) : undefined;
+  return (await readDayCut(db, name, lock))?.upto;
 }
 
 /**
@@ -25,13 +22,7 @@ export async function readCut(db: Db, name: string, lock = false): Promise<numbe
  * PostgreSQL's row lock are held from here on. Undefined without its row.
  */
 export async function lockCut(trx: Transaction<Database>, name: string): Promise<number | undefined> {
-  const row = await trx
-    .updateTable('stat_cuts')
-    .set({ upto: sql`upto` })
-    .where('name', '=', name)
-    .returning('upto')
-    .executeTakeFirst();
-  return row ? Number(row.upto) : undefined;
+  return (await lockDayCut(trx, name))?.upto;
 }
 
 /** A cut with the UTC offset (ms east) of the days its counts are keyed by (the view_days roll-up). */
@@ -45,7 +36,7 @@ const toDayCut = (row: { upto: number; utc_offset_ms: number }): DayCut => ({
   utcOffsetMs: Number(row.utc_offset_ms),
 });
 
-/** readCut with the cut's offset: both from one row, so they always belong together. */
+/** A cut with its offset, read as readCut does: both from one row, so they always belong together. */
 export async function readDayCut(db: Db, name: string, lock = false): Promise<DayCut | undefined> {
   let q = db.selectFrom('stat_cuts').select(['upto', 'utc_offset_ms']).where('name', '=', name);
   if (lock && dialectOf(db) === 'postgres') q = q.forShare();
@@ -53,7 +44,7 @@ export async function readDayCut(db: Db, name: string, lock = false): Promise<Da
   return row ? toDayCut(row) : undefined;
 }
 
-/** lockCut with the cut's offset. */
+/** A cut with its offset, taken as lockCut does. */
 export async function lockDayCut(trx: Transaction<Database>, name: string): Promise<DayCut | undefined> {
   const row = await trx
     .updateTable('stat_cuts')
