@@ -9,7 +9,8 @@ import { type Sample, sampleOf, searchKeyword, startServer } from './lib/servers
  *
  * Each endpoint against a bare Fastify JSON route served the same way (own process, logger off), with
  * autocannon in this process as the load generator on loopback. Reports req/s, the ratio to the bare
- * route, p50/p99 latency, and errors / non-2xx responses. `--churn N`: N book edits per second through
+ * route, p50/p99 latency, and errors / non-2xx responses. `--sample N`: requests name N books drawn
+ * uniformly (half of them; the other half as often as the view log names them). `--churn N`: N book edits per second through
  * the admin API during each reader endpoint's run (an operator at work: the catalogue version moves).
  */
 const { values } = parseArgs({
@@ -22,6 +23,8 @@ const { values } = parseArgs({
     label: { type: 'string', default: '' },
     // book edits per second through the admin API while each reader endpoint is measured
     churn: { type: 'string', default: '0' },
+    // how many books (and users) requests are drawn from, uniformly, beside the view-weighted ones
+    sample: { type: 'string', default: '2000' },
   },
 });
 const seconds = Number(values.seconds);
@@ -87,7 +90,7 @@ function endpoints(s: Sample, token: string): Endpoint[] {
 }
 
 const db = values.db;
-const sample = await sampleOf(db);
+const sample = await sampleOf(db, Number(values.sample));
 const servers = {
   bare: await startServer('bare'),
   reader: await startServer('reader', db),

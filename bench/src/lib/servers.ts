@@ -136,11 +136,17 @@ export async function sampleOf(db: string, size = 2000): Promise<Sample> {
     );
     const r = rng(99);
     const positions = Array.from({ length: size }, () => 1 + Math.floor(r() * Number(n)));
-    const rows = await h.db
-      .selectFrom('books')
-      .select(['file_name', 'author', 'title'])
-      .where('pos', 'in', positions)
-      .execute();
+    const rows = [];
+    // in chunks: a statement holds at most 32,766 parameters on SQLite
+    for (let i = 0; i < positions.length; i += 10_000) {
+      rows.push(
+        ...(await h.db
+          .selectFrom('books')
+          .select(['file_name', 'author', 'title'])
+          .where('pos', 'in', positions.slice(i, i + 10_000))
+          .execute()),
+      );
+    }
     const hot = await h.db
       .selectFrom('views')
       .innerJoin('books', 'books.id', 'views.book_id')

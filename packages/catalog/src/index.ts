@@ -1,5 +1,6 @@
 export * from './admin/index.js';
 export * from './book.mapper.js';
+export { BoundedMap } from './bounded-map.js';
 export * from './cache/cache.js';
 export { RedisCache, type RedisCacheOptions } from './cache/redis-cache.js';
 export * from './errors.js';

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type BookRow,
   bookStats,
+  catalogState,
   countShelf,
   createOperator,
   createUpload,
@@ -60,6 +61,36 @@ describe.each(dialects)(
       expect(again.created_at).toBe(1000);
       expect(again).toMatchObject({ nick_name: 'renamed', city: 'Hangzhou', updated_at: 5000 });
       expect(await findUserByOpenId(h.db, 'nobody')).toBeUndefined();
+    });
+
+    it('a registration that changes a nickname or avatar moves the profile version; others do not', async () => {
+      const version = async () => (await catalogState(h.db)).profileVersion;
+      const start = await version();
+      await user('p1'); // a new user is nobody's reader yet
+      await upsertUser(h.db, { openId: 'p1', nickName: 'p1', city: 'Hangzhou' }); // same name, other fields
+      await upsertUser(h.db, { openId: 'p1' }); // nothing sent
+      expect(await version()).toBe(start);
+      await upsertUser(h.db, { openId: 'p1', nickName: 'renamed' });
+      expect(await version()).toBe(start + 1);
+      await upsertUser(h.db, { openId: 'p1', avatarUrl: 'https://example.test/a.png' });
+      expect(await version()).toBe(start + 2);
+      expect(await findUserByOpenId(h.db, 'p1')).toMatchObject({
+        nick_name: 'renamed',
+        avatar_url: 'https://example.test/a.png',
+        city: 'Hangzhou',
+      });
+    });
+
+    it("a book's stats count every view: the count that tells a detail its readers changed", async () => {
+      const [a, b] = [await user('s1'), await user('s2')];
+      const views = async () => (await bookStats(h.db, books[0]!.id)).views;
+      expect(await views()).toBe(0);
+      await recordView(h.db, a.id, books[0]!.id, 100);
+      await recordView(h.db, b.id, books[0]!.id, 200);
+      // a repeat view reorders the readers without adding one: the count still moves
+      await recordView(h.db, a.id, books[0]!.id, 300);
+      expect(await views()).toBe(3);
+      expect(await bookStats(h.db, books[0]!.id)).toMatchObject({ readers: 2, views: 3 });
     });
 
     it('shelf save is idempotent, remove of an absent entry succeeds, lists are newest first', async () => {
@@ -149,7 +180,12 @@ describe.each(dialects)(
         );
       expect([(await bookStats(h.db, books[0]!.id)).readers, await truth(books[0]!.id)]).toEqual([5, 5]);
       expect([(await bookStats(h.db, books[1]!.id)).readers, await truth(books[1]!.id)]).toEqual([3, 3]);
-      expect(await bookStats(h.db, books[1]!.id)).toEqual({ readers: 3, ratingNum: 0, ratingAvg: 0 });
+      expect(await bookStats(h.db, books[1]!.id)).toEqual({
+        readers: 3,
+        ratingNum: 0,
+        ratingAvg: 0,
+        views: 12,
+      });
       await rebuildActivityStats(h.db, 0);
       expect((await bookStats(h.db, books[0]!.id)).readers).toBe(5);
       expect((await bookStats(h.db, books[1]!.id)).readers).toBe(3);

@@ -73,7 +73,7 @@ describe.each(dialects)('WriteBatcher on $name', (dialect) => {
     expect(await countShelf(h.db, users[0])).toBe(1);
     expect(await countShelf(h.db, users[1])).toBe(0);
     expect(await countShelf(h.db, users[2])).toBe(1);
-    expect(await bookStats(h.db, book.id)).toEqual({ readers: 1, ratingNum: 1, ratingAvg: 4 });
+    expect(await bookStats(h.db, book.id)).toEqual({ readers: 1, ratingNum: 1, ratingAvg: 4, views: 1 });
     const views = await h.db.selectFrom('views').select('id').where('book_id', '=', book.id).execute();
     expect(views).toHaveLength(1);
   });

@@ -1,6 +1,7 @@
 import { type BookContents, type BookDetail, READERS_MAX } from '@readlib/contracts';
 import {
   type BookRow,
+  type BookStats,
   bookStats,
   findBookByFileName,
   findToc,
@@ -30,31 +31,63 @@ export async function findBookSynced(ctx: ReaderContext, fileName: string): Prom
   return book;
 }
 
+/** What a book detail is made of for one request: all of it but `rank` is the same for every caller. */
+export interface DetailPlan {
+  /** the catalogue memo's row of the book: the same object until the book changes */
+  book: BookRow;
+  /**
+   * Two plans of the same `book` row with equal stamps have equal details but for `rank`. It holds the
+   * book's counts, of which every view (so every change of its readers) and rating moves one, and the
+   * version of readers' nicknames and avatars. Undefined without a catalogue memo: nothing to compare.
+   */
+  stamp: string | undefined;
+  /** the caller's own rating, 0 for none */
+  rank: number;
+  /** the whole detail; its readers are read now */
+  detail(): Promise<BookDetail>;
+}
+
 /**
- * Book detail; a registered caller's visit is recorded first so they appear among its readers.
+ * A book detail's plan; a registered caller's visit is recorded first so they appear among its readers.
  * An unknown openId is served like an anonymous caller: reading needs no registration.
  * `visit: false` (a HEAD request: link checkers, prefetchers) answers alike but records nothing.
  */
+export async function planBookDetail(
+  ctx: ReaderContext,
+  fileName: string,
+  openId?: string,
+  visit = true,
+): Promise<DetailPlan> {
+  const [book, user] = await Promise.all([
+    findBook(ctx, fileName),
+    openId ? findUserByOpenId(ctx.db, openId) : undefined,
+  ]);
+  if (user && visit) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
+  const [stats, rank] = await Promise.all([
+    bookStats(ctx.db, book.id),
+    user ? userRank(ctx.db, user.id, book.id) : 0,
+  ]);
+  // read after the counts: a view committed in between makes the counts move past this stamp for good
+  const detail = () => detailWith(ctx, book, stats, rank);
+  const profiles = ctx.catalog?.profileVersion;
+  const stamp =
+    profiles === undefined
+      ? undefined
+      : `${profiles}:${stats.views}:${stats.readers}:${stats.ratingNum}:${stats.ratingAvg}`;
+  return { book, stamp, rank, detail };
+}
+
 export async function bookDetail(
   ctx: ReaderContext,
   fileName: string,
   openId?: string,
   visit = true,
 ): Promise<BookDetail> {
-  const [book, user] = await Promise.all([
-    findBook(ctx, fileName),
-    openId ? findUserByOpenId(ctx.db, openId) : undefined,
-  ]);
-  if (user && visit) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
-  return detailOf(ctx, book, user?.id);
+  return (await planBookDetail(ctx, fileName, openId, visit)).detail();
 }
 
-async function detailOf(ctx: ReaderContext, book: BookRow, userId?: number): Promise<BookDetail> {
-  const [readers, stats, rank] = await Promise.all([
-    recentReaders(ctx.db, book.id, READERS_MAX),
-    bookStats(ctx.db, book.id),
-    userId === undefined ? 0 : userRank(ctx.db, userId, book.id),
-  ]);
+async function detailWith(ctx: ReaderContext, book: BookRow, stats: BookStats, rank: number) {
+  const readers = await recentReaders(ctx.db, book.id, READERS_MAX);
   const figures = {
     readers,
     readerNum: stats.readers,
@@ -68,7 +101,8 @@ async function detailOf(ctx: ReaderContext, book: BookRow, userId?: number): Pro
 /** The detail-shaped object plus the flat and nested table of contents (decisions.md §3). */
 export async function bookContents(ctx: ReaderContext, fileName: string): Promise<BookContents> {
   const book = await findBook(ctx, fileName);
-  const [detail, toc] = await Promise.all([detailOf(ctx, book), findToc(ctx.db, book.id)]);
+  const [stats, toc] = await Promise.all([bookStats(ctx.db, book.id), findToc(ctx.db, book.id)]);
+  const detail = await detailWith(ctx, book, stats, 0);
   const contents = toContents(book.file_name, toc, ctx.urls);
   return { ...detail, contents, contentsTree: toContentsTree(contents) };
 }

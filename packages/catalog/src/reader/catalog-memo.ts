@@ -28,6 +28,7 @@ export class CatalogMemo {
   private version = -1;
   private facetVersion = -1;
   private generation = 0;
+  private profiles = -1;
   private count = 0;
   private syncing: Promise<void> | undefined;
   private readonly books: BoundedMap<number, BookRow>;
@@ -53,6 +54,14 @@ export class CatalogMemo {
     this.books = new BoundedMap(maxBooks, (_id, row) => this.idsByFileName.delete(row.file_name));
   }
 
+  /**
+   * counters.profile_version at the last sync: moved by every change of a registered user's nickname
+   * or avatar, which book details show among their readers.
+   */
+  get profileVersion(): number {
+    return this.profiles;
+  }
+
   /** Once per request, before reading anything catalogue-derived; concurrent callers share one read. */
   sync(db: Kysely<Database>, cache?: Cache): Promise<void> {
     this.syncing ??= this.check(db, cache).finally(() => {
@@ -62,7 +71,8 @@ export class CatalogMemo {
   }
 
   private async check(db: Kysely<Database>, cache?: Cache): Promise<void> {
-    const { version, books, facetVersion } = await catalogState(db);
+    const { version, books, facetVersion, profileVersion } = await catalogState(db);
+    this.profiles = profileVersion;
     if (version === this.version) return;
     const from = this.version;
     // unsynced until the change is applied in full: should a step below fail, the next sync starts over

@@ -15,6 +15,7 @@ import * as operatorTokenVersion from './2026-11-22T2358-operator-token-version.
 import * as viewDays from './2026-11-23T1000-view-days.js';
 import * as nfkcSearch from './2026-11-23T1200-nfkc-search.js';
 import * as viewDaysOffset from './2026-11-23T1400-view-days-offset.js';
+import * as profileVersion from './2026-11-23T1600-profile-version.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1000-view-days': viewDays,
   '2026-11-23T1200-nfkc-search': nfkcSearch,
   '2026-11-23T1400-view-days-offset': viewDaysOffset,
+  '2026-11-23T1600-profile-version': profileVersion,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,7 @@ import type { Database } from '../database.js';
 
 const NAME = 'catalog_version';
 const FACETS = 'facet_version';
+const PROFILES = 'profile_version';
 
 /** Versions of the change log kept: a reader further behind than this forgets every book it kept. */
 export const CATALOG_CHANGES_KEPT = 10_000;
@@ -66,6 +67,11 @@ export async function bumpFacetVersion(trx: Kysely<Database>): Promise<void> {
   await bumpCounter(trx, FACETS);
 }
 
+/** Moved, in the transaction of a registration, when it changed a registered user's nickname or avatar. */
+export async function bumpProfileVersion(trx: Kysely<Database>): Promise<void> {
+  await bumpCounter(trx, PROFILES);
+}
+
 /** One more on a counter row; its new value. */
 async function bumpCounter(trx: Kysely<Database>, name: string): Promise<number> {
   const { value } = await trx
@@ -84,21 +90,23 @@ const readCatalogState = compiledOnce((db) =>
     eb.selectFrom('counters').select('value').where('name', '=', NAME).as('version'),
     eb.selectFrom('counters').select('value').where('name', '=', 'books').as('books'),
     eb.selectFrom('counters').select('value').where('name', '=', FACETS).as('facetVersion'),
+    eb.selectFrom('counters').select('value').where('name', '=', PROFILES).as('profileVersion'),
   ]),
 );
 
 /**
- * The catalogue version, the number of books and the facet version in one read. insertBook and
+ * The catalogue version, the number of books, the facet version and the profile version in one read. insertBook and
  * deleteBook move the first two in the same transaction, so the count is exact for the version read
  * with it: a reader keeping it with its catalogue memo draws random positions without counting again.
  */
 export async function catalogState(
   db: Kysely<Database>,
-): Promise<{ version: number; books: number; facetVersion: number }> {
+): Promise<{ version: number; books: number; facetVersion: number; profileVersion: number }> {
   const [row] = await readCatalogState(db);
   return {
     version: Number(row?.version ?? 0),
     books: Number(row?.books ?? 0),
     facetVersion: Number(row?.facetVersion ?? 0),
+    profileVersion: Number(row?.profileVersion ?? 0),
   };
 }

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import { compiledOnce } from '../compiled-once.js';
 import type { Database, User } from '../database.js';
+import { dialectOf } from '../dialect.js';
+import { inTransaction } from '../write-batcher.js';
+import { bumpProfileVersion } from './catalog-version.repository.js';
 
 export interface UserProfile {
   openId: string;
@@ -48,14 +51,29 @@ export async function upsertUser(
     city: p.city,
     language: p.language,
   };
-  const changes = Object.fromEntries(Object.entries(sent).filter(([, v]) => v !== undefined));
+  const changes: Partial<typeof sent> = Object.fromEntries(
+    Object.entries(sent).filter(([, v]) => v !== undefined),
+  );
   const defaults = userDefaults(defaultPlatform);
-  await db
-    .insertInto('users')
-    .values({ open_id: p.openId, ...defaults, ...changes, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('open_id').doUpdateSet({ ...changes, updated_at: now }))
-    .execute();
-  return (await findUserByOpenId(db, p.openId))!;
+  return inTransaction(db, async (trx) => {
+    const before = await profileOf(trx, p.openId);
+    await trx
+      .insertInto('users')
+      .values({ open_id: p.openId, ...defaults, ...changes, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('open_id').doUpdateSet({ ...changes, updated_at: now }))
+      .execute();
+    const shown = (k: 'avatar_url' | 'nick_name') => changes[k] !== undefined && changes[k] !== before?.[k];
+    // book details list their readers' nicknames and avatars: readers keep them until this moves
+    if (before && (shown('avatar_url') || shown('nick_name'))) await bumpProfileVersion(trx);
+    return (await findUserByOpenId(trx, p.openId))!;
+  });
+}
+
+/** What a book detail shows of a user, locked on PostgreSQL until the registration commits. */
+async function profileOf(trx: Kysely<Database>, openId: string) {
+  let q = trx.selectFrom('users').select(['avatar_url', 'nick_name']).where('open_id', '=', openId);
+  if (dialectOf(trx) === 'postgres') q = q.forUpdate();
+  return q.executeTakeFirst();
 }
 
 // every reader request with an openId: built once

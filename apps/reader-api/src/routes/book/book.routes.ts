@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { bookContents, bookDetail, rateBook } from '@readlib/catalog';
+import { bookContents, planBookDetail, rateBook } from '@readlib/catalog';
 import { BookContents, BookDetail, ContentsQuery, DetailQuery, RankSaveQuery, ref } from '@readlib/contracts';
 import { ack, ackResponses, ok, type RouteOptions, responses } from '../route-options.js';
+import { DetailAnswers } from './detail-answers.js';
 
 const tags = ['book'];
 
 /** Book detail, table of contents and rating (spec §4.7, §4.9; decisions.md §3). */
 export const bookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { ctx }) => {
+  const details = new DetailAnswers();
   app.get(
     '/book/detail',
     {
@@ -19,7 +21,11 @@ export const bookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       },
     },
     // HEAD answers the same headers without counting a visit (the spec counts readers' views)
-    async (req) => ok(await bookDetail(ctx, req.query.fileName, req.query.openId, req.method !== 'HEAD')),
+    async (req, reply) =>
+      details.send(
+        reply,
+        await planBookDetail(ctx, req.query.fileName, req.query.openId, req.method !== 'HEAD'),
+      ),
   );
 
   app.get(
