@@ -38,6 +38,8 @@ export class DetailAnswers {
     const detail = await plan.detail();
     const json = reply.serialize(ok({ ...detail, rank: RANK_MARK })) as string;
     const at = json.indexOf(MARK);
+    // the schema serialises every field it declares, rank included; should it ever not, keep nothing
+    if (at < 0) return reply.serialize(ok({ ...detail, rank: plan.rank })) as string;
     const answer = {
       book: plan.book,
       stamp: plan.stamp ?? '',
