@@ -1,4 +1,4 @@
-import { type Cache, CatalogMemo, PublicUrls, type ReaderContext } from '@readlib/catalog';
+import { BoundedMap, type Cache, CatalogMemo, PublicUrls, type ReaderContext } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 import { type Database, poolStats, WriteBatcher } from '@readlib/data';
 import { type App, createBaseApp } from '@readlib/http';
@@ -24,6 +24,9 @@ export interface ReaderDeps {
   /** hot lists and counts; default: RedisCache with REDIS_URL, else MemoryCache (the caller closes a given one) */
   cache?: Cache;
 }
+
+/** Registered users whose id each reader process keeps (an openId and a number each, ~100 bytes). */
+export const USER_IDS_KEPT = 100_000;
 
 /** The reader API (spec §4.1-§4.10) on the shared base app: envelopes, limits, OpenAPI, health. */
 export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App> {
@@ -51,6 +54,7 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
     now: deps.now ?? Date.now,
     cache: app.cache,
     catalog: new CatalogMemo(),
+    userIds: new BoundedMap(USER_IDS_KEPT),
     writes,
   };
   // requests await their writes, so this only matters for a write whose caller went away

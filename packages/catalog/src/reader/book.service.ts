@@ -5,7 +5,6 @@ import {
   bookStats,
   findBookByFileName,
   findToc,
-  findUserByOpenId,
   recentReaders,
   recordView,
   saveRating,
@@ -14,7 +13,7 @@ import {
 import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
 import { notFound } from '../errors.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
-import { registeredUser } from './user.service.js';
+import { findUserKey, registeredUser } from './user.service.js';
 
 /** The book of a reader request, through the catalogue memo (synced here) when the context has one. */
 export async function findBook(ctx: ReaderContext, fileName: string): Promise<BookRow> {
@@ -60,7 +59,7 @@ export async function planBookDetail(
 ): Promise<DetailPlan> {
   const [book, user] = await Promise.all([
     findBook(ctx, fileName),
-    openId ? findUserByOpenId(ctx.db, openId) : undefined,
+    openId ? findUserKey(ctx, openId) : undefined,
   ]);
   if (user && visit) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
   const [stats, rank] = await Promise.all([

@@ -11,7 +11,6 @@ import {
   categoryCounts,
   categoryCovers,
   engagedBookIds,
-  findUserByOpenId,
   hotKeywordsFromStats,
   shelfEntries,
   topKeywords,
@@ -31,6 +30,7 @@ import {
 } from './reader-context.js';
 import { sample, sampleFromLists } from './sample.js';
 import { shelfRowsOf } from './shelf.service.js';
+import { findUserKey } from './user.service.js';
 
 /** Sizes of the home sections; the "another batch" endpoints answer the same sizes (they refill a section). */
 export const HOME_SIZES = { shelf: 3, recommend: 3, freeRead: 4, hotBook: 4 } as const;
@@ -39,7 +39,7 @@ const HOT_SEARCH_LIST = 10;
 const PER_CATEGORY_POOL = 200;
 
 export async function getHome(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeData> {
-  const [user] = await Promise.all([findUserByOpenId(ctx.db, openId), syncCatalog(ctx)]);
+  const [user] = await Promise.all([findUserKey(ctx, openId), syncCatalog(ctx)]);
   // the whole shelf in one read serves its newest books, its size and the recommendation's exclusions
   const entries = user ? await shelfEntries(ctx.db, user.id) : [];
   const onShelf = new Set(entries.map((e) => e.book_id));

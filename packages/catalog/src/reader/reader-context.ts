@@ -1,5 +1,6 @@
 import { type Database, isForeignKeyViolation, type WriteBatcher } from '@readlib/data';
 import type { Kysely } from 'kysely';
+import type { BoundedMap } from '../bounded-map.js';
 import type { Cache } from '../cache/cache.js';
 import { notFound } from '../errors.js';
 import type { PublicUrls } from '../urls.js';
@@ -17,6 +18,8 @@ export interface ReaderContext {
   catalog?: CatalogMemo;
   /** group commit of the small reader writes; none: each write is its own transaction */
   writes?: WriteBatcher;
+  /** openId → id of registered users, kept once read; none: read per request */
+  userIds?: BoundedMap<string, number>;
 }
 
 /**

@@ -1,18 +1,10 @@
 import type { ShelfEntry, ShelfParam } from '@readlib/contracts';
-import {
-  findUserByOpenId,
-  listShelf,
-  removeShelf,
-  type ShelfRow,
-  saveShelf,
-  shelfEntries,
-  type User,
-} from '@readlib/data';
+import { listShelf, removeShelf, type ShelfRow, saveShelf, shelfEntries } from '@readlib/data';
 import { toShelfEntry } from '../book.mapper.js';
 import { findBook, findBookSynced } from './book.service.js';
 import { booksByIds } from './pools.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
-import { registeredUser } from './user.service.js';
+import { findUserKey, registeredUser, type UserKey } from './user.service.js';
 
 /**
  * The user's shelf newest first, or with fileName the shelf status of that book ([] or [entry]).
@@ -22,7 +14,7 @@ export async function getShelf(ctx: ReaderContext, openId: string, fileName?: st
   await syncCatalog(ctx);
   const [book, user] = await Promise.all([
     fileName ? findBookSynced(ctx, fileName) : undefined,
-    findUserByOpenId(ctx.db, openId),
+    findUserKey(ctx, openId),
   ]);
   if (!user) return [];
   const rows = await shelfRows(ctx, user, book ? { bookId: book.id } : {});
@@ -36,7 +28,7 @@ export async function getShelf(ctx: ReaderContext, openId: string, fileName?: st
  */
 export async function shelfRows(
   ctx: ReaderContext,
-  user: User,
+  user: UserKey,
   opts: { bookId?: number; limit?: number } = {},
 ): Promise<ShelfRow[]> {
   if (!ctx.catalog) return listShelf(ctx.db, user.id, opts);
@@ -46,7 +38,7 @@ export async function shelfRows(
 /** The books of shelf entries already read, in the entries' order (a book deleted since is left out). */
 export async function shelfRowsOf(
   ctx: ReaderContext,
-  user: User,
+  user: UserKey,
   entries: ReadonlyArray<{ book_id: number; created_at: number }>,
 ): Promise<ShelfRow[]> {
   const books = new Map(

@@ -20,9 +20,25 @@ export async function daysSinceRegistration(ctx: ReaderContext, openId: string):
   return { day: Math.floor(elapsed / DAY_MS) + 1 };
 }
 
-/** Writes (shelf, rank) need a registered openId: error_code 4 otherwise (decisions.md §2). */
-export async function registeredUser(ctx: ReaderContext, openId: string): Promise<User> {
+/** What reader requests need of their caller: who they are, not their profile. */
+export type UserKey = Pick<User, 'id' | 'open_id'>;
+
+/**
+ * The registered user of an openId, or undefined. The id of a registered openId never changes and users
+ * are never deleted, so it is kept once read (in the context's map): a detail, home page or shelf then
+ * reads no user row. Unknown openIds are read every time: they may register at any moment.
+ */
+export async function findUserKey(ctx: ReaderContext, openId: string): Promise<UserKey | undefined> {
+  const kept = ctx.userIds?.get(openId);
+  if (kept !== undefined) return { id: kept, open_id: openId };
   const user = await findUserByOpenId(ctx.db, openId);
+  if (user) ctx.userIds?.set(openId, user.id);
+  return user;
+}
+
+/** Writes (shelf, rank) need a registered openId: error_code 4 otherwise (decisions.md §2). */
+export async function registeredUser(ctx: ReaderContext, openId: string): Promise<UserKey> {
+  const user = await findUserKey(ctx, openId);
   if (!user) throw new AppError('unregistered', 'openId is not registered: register first');
   return user;
 }
