@@ -95,9 +95,10 @@ const readCatalogState = compiledOnce((db) =>
 );
 
 /**
- * The catalogue version, the number of books, the facet version and the profile version in one read. insertBook and
- * deleteBook move the first two in the same transaction, so the count is exact for the version read
- * with it: a reader keeping it with its catalogue memo draws random positions without counting again.
+ * The catalogue version, the number of books, the facet version and the profile version in one read.
+ * insertBook and deleteBook move the first two in the same transaction, so the count is exact for the
+ * version read with it: a reader keeping it with its catalogue memo draws random positions without
+ * counting again.
  */
 export async function catalogState(
   db: Kysely<Database>,
