@@ -70,6 +70,13 @@ describe.each(dialects)('decisions.md §4 Upload grace period and store cleanup 
     expect(await t.store.listFileNames()).toEqual([pending]);
   });
 
+  it('a grace of 0 removes an orphan written this very moment, even one stamped ahead of the clock', async () => {
+    await t.store.putBook('orphan-now', makeEpub({ title: 'Now' }));
+    const report = await cleanupExpiredUploads(t.h.db, t.store, Date.now() - 1_000, { orphanGraceMs: 0 });
+    expect(report.orphans).toBe(1);
+    expect(await t.store.listFileNames()).toEqual([]);
+  });
+
   it('an expired upload whose book was created meanwhile keeps its files', async () => {
     const name = (await upload(t, makeEpub({ title: 'Raced' }))).json().data.fileName;
     // simulate a create that inserted the book but crashed before removing the upload row

@@ -203,7 +203,9 @@ export class FileStore {
     for (const name of await listDir(tmpRoot)) {
       const path = join(tmpRoot, name);
       const info = await stat(path).catch(() => null);
-      if (info && Date.now() - info.mtimeMs >= olderThanMs) {
+      // mtimeMs carries a fraction Date.now() lacks: a file written this millisecond
+      // would look younger than 0 ms, so 0 means every leftover whatever its time.
+      if (info && (olderThanMs <= 0 || Date.now() - info.mtimeMs >= olderThanMs)) {
         await rm(path, { recursive: true, force: true });
         removed++;
       }

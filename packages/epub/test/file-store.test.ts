@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { coverExtension } from '../src/file-store.helpers.js';
@@ -120,6 +120,23 @@ describe('FileStore', () => {
     await mkdir(join(root, '.tmp/crashed/unzip'), { recursive: true });
     await writeFile(join(root, '.tmp/crashed/book.epub'), 'x');
     expect(await store.cleanTemp(60_000)).toBe(0);
+    expect(await store.cleanTemp()).toBe(1);
+    expect(await listTree(join(root, '.tmp'))).toEqual([]);
+  });
+
+  it('cleanTemp with a grace period removes only leftovers older than it', async () => {
+    await mkdir(join(root, '.tmp/old'), { recursive: true });
+    await mkdir(join(root, '.tmp/fresh'), { recursive: true });
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    await utimes(join(root, '.tmp/old'), twoMinutesAgo, twoMinutesAgo);
+    expect(await store.cleanTemp(60_000)).toBe(1);
+    expect(await listTree(join(root, '.tmp'))).toEqual(['fresh']);
+  });
+
+  it('cleanTemp() removes a leftover stamped later than the clock reads (sub-millisecond mtime, skew)', async () => {
+    await mkdir(join(root, '.tmp/ahead'), { recursive: true });
+    const ahead = new Date(Date.now() + 1_000);
+    await utimes(join(root, '.tmp/ahead'), ahead, ahead);
     expect(await store.cleanTemp()).toBe(1);
     expect(await listTree(join(root, '.tmp'))).toEqual([]);
   });

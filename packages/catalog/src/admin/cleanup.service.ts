@@ -54,7 +54,7 @@ export async function cleanupExpiredUploads(
   let orphans = 0;
   for (const name of onDisk) {
     if (books.has(name) || pending.has(name)) continue;
-    if (now - (await newestMtime(store, name)) < graceMs) continue;
+    if (graceMs > 0 && now - (await newestMtime(store, name)) < graceMs) continue;
     await store.removeBook(name);
     orphans++;
   }
