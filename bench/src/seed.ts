@@ -205,7 +205,7 @@ function* views(): Iterable<Row> {
 }
 lap('views', await sink.insert('views', ['user_id:int', 'book_id:int', 'created_at:bigint'], views()));
 await sink.exec(
-  'insert into book_readers (book_id, user_id, last_viewed_at) select book_id, user_id, max(created_at) from views group by book_id, user_id',
+  'insert into book_readers (book_id, user_id, last_viewed_at) select book_id, user_id, max(created_at) from views group by user_id, book_id',
 );
 lap('book_readers');
 

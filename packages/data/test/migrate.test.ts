@@ -1,4 +1,4 @@
-import { NO_MIGRATIONS } from 'kysely';
+import { NO_MIGRATIONS, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   assertSchemaCurrent,
@@ -6,9 +6,11 @@ import {
   categoryCounts,
   DAY_MS,
   type DbHandle,
+  engagedBookIds,
   insertBook,
   MigrationError,
   migrateToLatest,
+  recentReaders,
   recordView,
   rollUpViewDays,
   schemaState,
@@ -197,6 +199,63 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     expect(await viewDaysOffset(h.db)).toBe(china);
     await migrateToLatest(h.db, schema(), { reportUtcOffsetMs: 0 });
     expect(await viewDaysOffset(h.db)).toBe(0);
+  });
+
+  it('keeps every reader, keyed by user, and goes back (2026-11-24T1000-book-readers-by-user)', async () => {
+    const m = testMigrator(h.db, schema());
+    expect((await m.migrateTo('2026-11-23T1600-profile-version')).error).toBeUndefined();
+    const books = [];
+    for (let i = 0; i < 2; i++) books.push(await insertBook(h.db, sampleBook(), []));
+    const users = [];
+    for (const i of [1, 2, 3]) users.push(await upsertUser(h.db, { openId: `o${i}`, platform: 'wx' }));
+    const [b1, b2] = books.map((b) => b.id) as [number, number];
+    const [u1, u2, u3] = users.map((u) => u.id) as [number, number, number];
+    const row = (book_id: number, user_id: number, last_viewed_at: number) => ({
+      book_id,
+      user_id,
+      last_viewed_at,
+    });
+    await h.db
+      .insertInto('book_readers')
+      .values([row(b1, u1, 10), row(b2, u1, 20), row(b1, u2, 30), row(b1, u3, 5)])
+      .execute();
+    const readersOf = async (b: number) => (await recentReaders(h.db, b)).map((r) => r.last_viewed_at);
+    const indexes = async () =>
+      h.config.dialect === 'postgres'
+        ? (
+            await sql<{ d: string }>`select indexdef as d from pg_indexes
+              where schemaname = current_schema() and tablename = 'book_readers' order by indexname`.execute(
+              h.db,
+            )
+          ).rows.map((r) => r.d)
+        : (
+            await sql<{ d: string }>`select coalesce(sql, name) as d from sqlite_master
+              where tbl_name = 'book_readers' order by name`.execute(h.db)
+          ).rows.map((r) => r.d);
+
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+    expect(await readersOf(b1)).toEqual([30, 10, 5]);
+    expect((await engagedBookIds(h.db, u1)).sort()).toEqual([b1, b2].sort());
+    // a repeat view is still told from a first one by the key
+    await recordView(h.db, u1, b1, 40);
+    await recordView(h.db, u2, b2, 50);
+    expect(await readersOf(b1)).toEqual([40, 30, 5]);
+    expect(await readersOf(b2)).toEqual([50, 20]);
+    // the previous build names the key (book_id, user_id): both dialects match it by its columns
+    await sql`insert into book_readers (book_id, user_id, last_viewed_at) values (${b1}, ${u1}, 1)
+      on conflict (book_id, user_id) do nothing`.execute(h.db);
+    expect(await readersOf(b1)).toEqual([40, 30, 5]);
+    const now = await indexes();
+    expect(now.join('\n')).not.toMatch(/user_book_idx/);
+    if (h.config.dialect === 'postgres')
+      expect(now.join('\n')).toMatch(/book_readers_pk .* \(user_id, book_id\)/);
+    else expect(now.join('\n')).toMatch(/primary key \(user_id, book_id\)\) without rowid/);
+
+    expect((await m.migrateTo('2026-11-23T1600-profile-version')).error).toBeUndefined();
+    expect(await readersOf(b1)).toEqual([40, 30, 5]);
+    expect((await indexes()).join('\n')).toMatch(/user_book_idx/);
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+    expect(await readersOf(b2)).toEqual([50, 20]);
   });
 
   it('every migration goes down and up again', async () => {

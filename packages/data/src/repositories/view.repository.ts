@@ -32,7 +32,7 @@ const addReader = compiledStatement((db, bookId: number, userId: number, at: num
   db
     .insertInto('book_readers')
     .values({ book_id: bookId, user_id: userId, last_viewed_at: at })
-    .onConflict((oc) => oc.columns(['book_id', 'user_id']).doNothing()),
+    .onConflict((oc) => oc.columns(['user_id', 'book_id']).doNothing()),
 );
 const touchReader = compiledStatement((db, at: number, bookId: number, userId: number) =>
   db
@@ -54,7 +54,7 @@ async function recordViewPg(db: Kysely<Database>, userId: number, bookId: number
     logged as (insert into views (user_id, book_id, created_at) values (${userId}, ${bookId}, ${now})),
     reader as (
       insert into book_readers (book_id, user_id, last_viewed_at) values (${bookId}, ${userId}, ${now})
-      on conflict (book_id, user_id) do update set last_viewed_at = excluded.last_viewed_at
+      on conflict (user_id, book_id) do update set last_viewed_at = excluded.last_viewed_at
       returning (xmax = 0) as added)
     insert into book_stats (book_id, views_total, views_recent, readers)
     select ${bookId}, 1,
