@@ -1,3 +1,4 @@
+import { deleteBook, updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dialects, get, type Harness, harness, seedBook } from './helpers.js';
 
@@ -157,6 +158,26 @@ describe.each(dialects)('spec §4.6 / decisions.md §3 search-list on $name', (d
     ).toHaveLength(2);
     // category is the exact name, not a substring
     expect((await get(t, '/book/search-list', { category: 'Literat' })).body.data).toEqual([]);
+  });
+
+  // Issue: performance — pages are kept per catalogue version, which every book write moves in its
+  // transaction: a change made elsewhere (here straight through the data layer) is in the next page
+  it('keeps a page until the catalogue changes, in whichever process', async () => {
+    const list = async () =>
+      ((await get(t, '/book/search-list', { publisher: 'Kept' })).body.data as Array<{ title: string }>)
+        .map((b) => b.title)
+        .sort();
+    const first = await seedBook(t, { publisher: 'Kept', title: 'One' });
+    expect(await list()).toEqual(['One']);
+    // behind every cache's back (no catalogue version): the kept page still answers
+    await t.h.db.updateTable('books').set({ title: 'Sneaky' }).where('id', '=', first.id).execute();
+    expect(await list()).toEqual(['One']);
+    await updateBook(t.h.db, first.file_name, { title: 'Renamed' });
+    expect(await list()).toEqual(['Renamed']);
+    await seedBook(t, { publisher: 'Kept', title: 'Two' });
+    expect(await list()).toEqual(['Renamed', 'Two']);
+    await deleteBook(t.h.db, first.file_name);
+    expect(await list()).toEqual(['Two']);
   });
 
   it('pages with page/pageSize', async () => {

@@ -9,12 +9,12 @@ import type {
   Reader,
   ShelfEntry,
 } from '@readlib/contracts';
-import type { BookRow, CategoryCount, ReaderRow, ShelfRow, TocEntry } from '@readlib/data';
+import type { BookRow, BookSummaryRow, CategoryCount, ReaderRow, ShelfRow, TocEntry } from '@readlib/data';
 import type { PublicUrls } from './urls.js';
 
 // Rows become contract types here and only here.
 
-export function toBookSummary(row: BookRow, urls: PublicUrls): BookSummary {
+export function toBookSummary(row: BookSummaryRow, urls: PublicUrls): BookSummary {
   return {
     id: row.id,
     fileName: row.file_name,

@@ -12,6 +12,7 @@ export * from './repositories/admin-book.repository.js';
 export * from './repositories/book.repository.js';
 export * from './repositories/book-draw.repository.js';
 export * from './repositories/book-names.repository.js';
+export * from './repositories/book-summary.repository.js';
 export * from './repositories/book-values.repository.js';
 export * from './repositories/catalog-version.repository.js';
 export * from './repositories/category.repository.js';

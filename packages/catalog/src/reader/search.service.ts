@@ -112,7 +112,11 @@ async function matchingCategories(ctx: ReaderContext, ids: number[]) {
     .slice(0, GROUP_MAX);
 }
 
-/** Filters sent are combined with AND; blank ones count as not sent; none sent is error_code 2. */
+/**
+ * Filters sent are combined with AND; blank ones count as not sent; none sent is error_code 2. Like a
+ * search, a page depends on the catalogue alone: the memo keeps pages of the default size or less for
+ * their catalogue version (a category's first pages are read by every reader who opens it).
+ */
 export async function listBooks(ctx: ReaderContext, query: SearchListQuery): Promise<BookSummary[]> {
   if (!hasSearchListFilter(query))
     throw invalid('send at least one of publisher, author, category, categoryId');
@@ -130,6 +134,12 @@ export async function listBooks(ctx: ReaderContext, query: SearchListQuery): Pro
     if (!Number.isInteger(id) || id < 0 || id > 2_147_483_647) return [];
     filter.categoryId = id;
   }
-  const rows = await searchList(ctx.db, filter, paging(query.page, query.pageSize));
-  return rows.map((r) => toBookSummary(r, ctx.urls));
+  const page = paging(query.page, query.pageSize);
+  const compute = async () => (await searchList(ctx.db, filter, page)).map((r) => toBookSummary(r, ctx.urls));
+  await syncCatalog(ctx);
+  const keep = ctx.catalog && page.limit <= PAGE_SIZE_DEFAULT ? ctx.catalog : undefined;
+  // the filter's keys are set in one order above: equal filters, equal keys
+  return keep
+    ? keep.answer(`list:${page.offset}:${page.limit}:${JSON.stringify(filter)}`, compute)
+    : compute();
 }

@@ -18,7 +18,8 @@ export type BookRow = Omit<Book, BookSearchColumns> & { category_name: string };
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
-const BOOK_COLUMNS = [
+/** The columns a book summary shows (search and search-list pages read only these). */
+export const BOOK_SUMMARY_COLUMNS = [
   'books.id',
   'books.file_name',
   'books.title',
@@ -28,6 +29,10 @@ const BOOK_COLUMNS = [
   'books.category_id',
   'books.root_file',
   'books.cover_path',
+] as const;
+
+const BOOK_COLUMNS = [
+  ...BOOK_SUMMARY_COLUMNS,
   'books.file_path',
   'books.unzip_path',
   'books.original_name',

@@ -3,7 +3,11 @@ import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { matchingIds, pgFieldMatch } from '../search/match.js';
 import { pgPageIds } from '../search/pg-page-ids.js';
-import { type BookRow, findBooksByIds, selectBooks } from './book.repository.js';
+import {
+  type BookSummaryRow,
+  findBookSummariesByIds,
+  selectBookSummaries,
+} from './book-summary.repository.js';
 
 export interface SearchListFilter {
   publisher?: string;
@@ -17,7 +21,7 @@ export async function searchList(
   db: Kysely<Database>,
   filter: SearchListFilter,
   page: { offset: number; limit: number },
-): Promise<BookRow[]> {
+): Promise<BookSummaryRow[]> {
   if (dialectOf(db) === 'postgres') {
     const conds: Expression<SqlBool>[] = [];
     if (filter.author) conds.push(pgFieldMatch(filter.author, ['author']));
@@ -26,9 +30,9 @@ export async function searchList(
       conds.push(sql<SqlBool>`category_id in (select id from categories where name = ${filter.category})`);
     if (filter.categoryId !== undefined) conds.push(sql<SqlBool>`category_id = ${filter.categoryId}`);
     const cond = conds.length > 0 ? sql<SqlBool>`(${sql.join(conds, sql` and `)})` : sql<SqlBool>`true`;
-    return findBooksByIds(db, await pgPageIds(db, cond, page));
+    return findBookSummariesByIds(db, await pgPageIds(db, cond, page));
   }
-  let q = selectBooks(db);
+  let q = selectBookSummaries(db);
   if (filter.author) q = q.where('books.id', 'in', matchingIds(db, filter.author, ['author']));
   if (filter.publisher) q = q.where('books.id', 'in', matchingIds(db, filter.publisher, ['publisher']));
   if (filter.category !== undefined) q = q.where('categories.name', '=', filter.category);

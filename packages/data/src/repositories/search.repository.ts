@@ -4,7 +4,7 @@ import { dialectOf } from '../dialect.js';
 import { normalizeText } from '../search/grams.js';
 import { escapeLike, ftsMatch, matchingIds, pgFieldMatch, type SearchField } from '../search/match.js';
 import { pgPageIds } from '../search/pg-page-ids.js';
-import { type BookRow, findBooksByIds } from './book.repository.js';
+import { type BookSummaryRow, findBookSummariesByIds } from './book-summary.repository.js';
 import { selectCategoryCounts } from './category.repository.js';
 
 export { matchingIds, type SearchField } from '../search/match.js';
@@ -73,7 +73,7 @@ export async function searchBooks(
   keyword: string,
   page: { offset: number; limit: number },
   categoryIds?: number[],
-): Promise<BookRow[]> {
+): Promise<BookSummaryRow[]> {
   const categories = categoryIds ?? (await categoryIdsMatching(db, keyword));
   // title matches first (by id): a page needs at most offset + limit of them
   const want = page.offset + page.limit;
@@ -88,7 +88,7 @@ export async function searchBooks(
     });
     ids = [...ids, ...rest];
   }
-  return findBooksByIds(db, ids);
+  return findBookSummariesByIds(db, ids);
 }
 
 /**
