@@ -3,6 +3,7 @@ import type { AppConfig } from '@readlib/config';
 import { ReaderAck, ReaderEnvelope } from '@readlib/contracts';
 import { errorResponses, success } from '@readlib/http';
 import type { TSchema } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { FetchLike } from '../platforms/upstream.js';
 
 /** What every route plugin receives from buildApp. */
@@ -28,3 +29,7 @@ export function ackResponses(errors: number[] = []) {
 export const ok = <T>(data: T) => success('reader', data);
 /** The envelope without data: the ack routes declare no `data` field. */
 export const ack = (): { error_code: number; msg: string } => success('reader');
+
+/** Sends an envelope already serialised (kept answers), as the route's serialiser would have sent it. */
+export const sendJson = (reply: FastifyReply, json: string): FastifyReply =>
+  reply.type('application/json; charset=utf-8').send(json);

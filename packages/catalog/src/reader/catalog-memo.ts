@@ -36,7 +36,10 @@ export class CatalogMemo {
   private readonly newest = new NewestLists();
   /** every book's category, for a reader's liked categories (loaded on first use) */
   readonly categories = new BookCategories();
-  /** answers computed from the catalogue alone (searches), dropped whole when the version moves */
+  /**
+   * answers computed from the catalogue alone (search answers, search-list pages), dropped whole when
+   * the version moves
+   */
   private readonly answers = new BoundedMap<string, unknown>(2_000);
 
   /**
@@ -60,6 +63,15 @@ export class CatalogMemo {
    */
   get profileVersion(): number {
     return this.profiles;
+  }
+
+  /**
+   * The catalogue version the memo is synced to, -1 while a change is being applied. Book rows it hands
+   * out after this is read are of this version or a later one: an answer built from them and labelled
+   * with it holds for as long as the version stays.
+   */
+  get syncedVersion(): number {
+    return this.version;
   }
 
   /** Once per request, before reading anything catalogue-derived; concurrent callers share one read. */

@@ -7,32 +7,43 @@ import { type ReaderContext, syncCatalog, write } from './reader-context.js';
 import { findUserKey, registeredUser, type UserKey } from './user.service.js';
 
 /**
+ * A shelf's answer, with what it depends on. Equal stamps mean equal answers for the same user: the
+ * stamp names the catalogue version the books are read at (every book write moves it) and each entry
+ * (book and time, in order), which are read on every request.
+ */
+export interface ShelfPlan {
+  /** the caller's user id; undefined for an unregistered openId */
+  userId?: number;
+  /** undefined when nothing may be reused: no catalogue memo, a change being applied, one book asked */
+  stamp?: string;
+  entries(): Promise<ShelfEntry[]>;
+}
+
+/**
  * The user's shelf newest first, or with fileName the shelf status of that book ([] or [entry]).
  * An unregistered openId has an empty shelf; an unknown fileName is error_code 1.
  */
-export async function getShelf(ctx: ReaderContext, openId: string, fileName?: string): Promise<ShelfEntry[]> {
+export async function planShelf(ctx: ReaderContext, openId: string, fileName?: string): Promise<ShelfPlan> {
   await syncCatalog(ctx);
   const [book, user] = await Promise.all([
     fileName ? findBookSynced(ctx, fileName) : undefined,
     findUserKey(ctx, openId),
   ]);
-  if (!user) return [];
-  const rows = await shelfRows(ctx, user, book ? { bookId: book.id } : {});
-  return rows.map((r) => toShelfEntry(r, ctx.urls));
-}
-
-/**
- * The user's shelf with its books, newest first. With a catalogue memo (synced by the caller) only the
- * entries are read and the books come from it: a shelf of ten books read in one join cost ~0.2 ms at
- * 100k books, mostly decoding the same book rows again.
- */
-export async function shelfRows(
-  ctx: ReaderContext,
-  user: UserKey,
-  opts: { bookId?: number; limit?: number } = {},
-): Promise<ShelfRow[]> {
-  if (!ctx.catalog) return listShelf(ctx.db, user.id, opts);
-  return shelfRowsOf(ctx, user, await shelfEntries(ctx.db, user.id, opts));
+  if (!user) return { entries: async () => [] };
+  const toEntries = (rows: ShelfRow[]) => rows.map((r) => toShelfEntry(r, ctx.urls));
+  const opts = book ? { bookId: book.id } : {};
+  if (!ctx.catalog)
+    return { userId: user.id, entries: async () => toEntries(await listShelf(ctx.db, user.id, opts)) };
+  // with a memo only the entries are read and the books come from it (a shelf of ten books read in one
+  // join cost ~0.2 ms at 100k books, mostly decoding the same book rows again); the version is taken
+  // before either is read: they are of this version or a later one
+  const version = ctx.catalog.syncedVersion;
+  const entries = await shelfEntries(ctx.db, user.id, opts);
+  const stamp =
+    book || version < 0
+      ? undefined
+      : `${version}|${entries.map((e) => `${e.book_id}.${e.created_at}`).join(',')}`;
+  return { userId: user.id, stamp, entries: async () => toEntries(await shelfRowsOf(ctx, user, entries)) };
 }
 
 /** The books of shelf entries already read, in the entries' order (a book deleted since is left out). */

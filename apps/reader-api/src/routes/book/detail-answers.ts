@@ -1,7 +1,7 @@
 import { BoundedMap, type DetailPlan } from '@readlib/catalog';
 import type { BookRow } from '@readlib/data';
 import type { FastifyReply } from 'fastify';
-import { ok } from '../route-options.js';
+import { ok, sendJson } from '../route-options.js';
 
 /** Books whose serialised detail is kept (~1.6 KB each). */
 export const DETAIL_ANSWERS_KEPT = 10_000;
@@ -29,7 +29,7 @@ export class DetailAnswers {
 
   /** Sends the detail envelope, serialised with the route's response schema on a miss. */
   async send(reply: FastifyReply, plan: DetailPlan): Promise<FastifyReply> {
-    return reply.type('application/json; charset=utf-8').send(await this.answer(reply, plan));
+    return sendJson(reply, await this.answer(reply, plan));
   }
 
   private async answer(reply: FastifyReply, plan: DetailPlan): Promise<string> {

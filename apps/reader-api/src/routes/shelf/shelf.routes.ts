@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { addToShelf, getShelf, removeFromShelf } from '@readlib/catalog';
+import { addToShelf, planShelf, removeFromShelf } from '@readlib/catalog';
 import { ref, ShelfEntry, ShelfGetQuery, ShelfMutateQuery } from '@readlib/contracts';
 import { Type } from '@sinclair/typebox';
-import { ack, ackResponses, ok, type RouteOptions, responses } from '../route-options.js';
+import { ack, ackResponses, type RouteOptions, responses } from '../route-options.js';
+import { ShelfAnswers } from './shelf-answers.js';
 import { parseShelfParam } from './shelf-param.js';
 
 const tags = ['shelf'];
 
 /** The user's shelf (spec §4.8; decisions.md §3). */
 export const shelfRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { ctx }) => {
+  const shelves = new ShelfAnswers();
   app.get(
     '/book/shelf/get',
     {
@@ -20,7 +22,7 @@ export const shelfRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         response: responses(Type.Array(ref(ShelfEntry)), [404]),
       },
     },
-    async (req) => ok(await getShelf(ctx, req.query.openId, req.query.fileName)),
+    async (req, reply) => shelves.send(reply, await planShelf(ctx, req.query.openId, req.query.fileName)),
   );
 
   app.get(
