@@ -7,16 +7,19 @@ import type {
   HotSearchItem,
 } from '@readlib/contracts';
 import {
+  type BookRow,
   bookIdsInCategories,
   categoryCounts,
   categoryCovers,
   engagedBookIds,
   hotKeywordsFromStats,
+  randomBookIds,
   shelfEntries,
   topKeywords,
   userCategoryAffinity,
 } from '@readlib/data';
 import { toBookSummary, toCategoryItem, toHotSearchItem } from '../book.mapper.js';
+import type { PublicUrls } from '../urls.js';
 import { booksByIds, booksTopped, hotIds, randomRows, wellRatedIds, windowViewed } from './pools.js';
 import {
   ACTIVITY_CACHE_TTL_MS,
@@ -29,39 +32,53 @@ import {
   syncCatalog,
 } from './reader-context.js';
 import { sample, sampleFromLists } from './sample.js';
-import { shelfRowsOf } from './shelf.service.js';
 import { findUserKey } from './user.service.js';
 
 /** Sizes of the home sections; the "another batch" endpoints answer the same sizes (they refill a section). */
 export const HOME_SIZES = { shelf: 3, recommend: 3, freeRead: 4, hotBook: 4 } as const;
 const HOT_SEARCH_LIST = 10;
+/** Books the home page's freeRead draws from, drawn anew every round and with every catalogue change. */
+export const FREE_READ_POOL = 64;
+export const FREE_READ_ROUND_MS = 60_000;
 /** Newest books per liked category considered for a personal recommendation. */
 const PER_CATEGORY_POOL = 200;
 
-export async function getHome(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeData> {
+/** A home page whose books are still rows: the route serialises each row once (HomeData otherwise). */
+export interface HomeRows extends Omit<HomeData, 'shelf' | 'recommend' | 'freeRead' | 'hotBook'> {
+  shelf: BookRow[];
+  recommend: BookRow[];
+  freeRead: BookRow[];
+  hotBook: BookRow[];
+}
+
+/** The home page as the contract has it (the route sends the same from kept parts). */
+export function toHomeData(home: HomeRows, urls: PublicUrls): HomeData {
+  const books = (rows: BookRow[]) => rows.map((r) => toBookSummary(r, urls));
+  return {
+    ...home,
+    shelf: books(home.shelf),
+    recommend: books(home.recommend),
+    freeRead: books(home.freeRead),
+    hotBook: books(home.hotBook),
+  };
+}
+
+export async function homeRows(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeRows> {
   const [user] = await Promise.all([findUserKey(ctx, openId), syncCatalog(ctx)]);
   // the whole shelf in one read serves its newest books, its size and the recommendation's exclusions
   const entries = user ? await shelfEntries(ctx.db, user.id) : [];
   const onShelf = new Set(entries.map((e) => e.book_id));
+  const newest = entries.slice(0, HOME_SIZES.shelf).map((e) => e.book_id);
   const [shelf, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([
-    user ? shelfRowsOf(ctx, user, entries.slice(0, HOME_SIZES.shelf)) : [],
+    // a book deleted since it was shelved is left out, as the shelf leaves it out
+    user ? booksByIds(ctx, newest) : [],
     user ? recommendFor(ctx, user.id, onShelf) : wellRatedBatch(ctx),
-    freeReadSynced(ctx),
+    homeFreeRead(ctx),
     topHotBooks(ctx),
     categoryListSynced(ctx),
     topSearch(ctx),
   ]);
-  const summary = shelf.map((r) => toBookSummary(r, ctx.urls));
-  return {
-    hotSearch,
-    shelf: summary,
-    recommend,
-    freeRead,
-    hotBook,
-    category,
-    banner,
-    shelfCount: entries.length,
-  };
+  return { hotSearch, shelf, recommend, freeRead, hotBook, category, banner, shelfCount: entries.length };
 }
 
 /** userCategoryAffinity, counted in memory from the engaged books' ids once every book's category is. */
@@ -80,7 +97,7 @@ async function recommendFor(
   ctx: ReaderContext,
   userId: number,
   onShelf: ReadonlySet<number>,
-): Promise<BookSummary[]> {
+): Promise<BookRow[]> {
   const k = HOME_SIZES.recommend;
   const categories = await cached(ctx, `user:${userId}:affinity`, AFFINITY_CACHE_TTL_MS, () =>
     likedCategories(ctx, userId),
@@ -93,37 +110,48 @@ async function recommendFor(
     const pool = (await wellRatedIds(ctx)).filter((id) => !onShelf.has(id) && !picked.includes(id));
     picked.push(...sample(pool, k - picked.length));
   }
-  const rows = await booksTopped(ctx, picked, k, onShelf);
-  return rows.map((r) => toBookSummary(r, ctx.urls));
+  return booksTopped(ctx, picked, k, onShelf);
 }
 
 /** recommend/v2: a uniform draw from the well-rated and popular pool, topped up at random. */
 export async function recommendBatch(ctx: ReaderContext): Promise<BookSummary[]> {
   await syncCatalog(ctx);
-  return wellRatedBatch(ctx);
+  return (await wellRatedBatch(ctx)).map((r) => toBookSummary(r, ctx.urls));
 }
 
-async function wellRatedBatch(ctx: ReaderContext): Promise<BookSummary[]> {
+async function wellRatedBatch(ctx: ReaderContext): Promise<BookRow[]> {
   const k = HOME_SIZES.recommend;
-  const rows = await booksTopped(ctx, sample(await wellRatedIds(ctx), k), k);
-  return rows.map((r) => toBookSummary(r, ctx.urls));
+  return booksTopped(ctx, sample(await wellRatedIds(ctx), k), k);
 }
 
-/** freeRead/v2 and the home section: a uniform draw from the whole catalogue. */
+/** freeRead/v2: a uniform draw from the whole catalogue. */
 export async function freeReadBatch(ctx: ReaderContext): Promise<BookSummary[]> {
   await syncCatalog(ctx);
-  return freeReadSynced(ctx);
-}
-
-async function freeReadSynced(ctx: ReaderContext): Promise<BookSummary[]> {
   return (await randomRows(ctx, HOME_SIZES.freeRead)).map((r) => toBookSummary(r, ctx.urls));
 }
 
+/**
+ * Home: 4 books drawn from 64 drawn uniformly from the whole catalogue once a minute (and again after
+ * every catalogue change). A draw from the whole catalogue per home page read 4 rows the memo seldom
+ * held (it keeps a fifth of 100k books) and pushed other readers' books out of it. freeRead/v2, the
+ * "another batch" button, still draws from the whole catalogue (decisions.md §3).
+ */
+async function homeFreeRead(ctx: ReaderContext): Promise<BookRow[]> {
+  const catalog = ctx.catalog;
+  if (!catalog) return randomRows(ctx, HOME_SIZES.freeRead);
+  const k = HOME_SIZES.freeRead;
+  const round = Math.floor(ctx.now() / FREE_READ_ROUND_MS);
+  const pool = await catalog.answer(`home:freeRead:${round}`, () =>
+    randomBookIds(ctx.db, FREE_READ_POOL, new Set(), catalog.bookCount),
+  );
+  // a book deleted since the pool was drawn is replaced by a uniform draw from the catalogue
+  return booksTopped(ctx, sample(pool, k), k);
+}
+
 /** Home: the most viewed books themselves, in order. */
-async function topHotBooks(ctx: ReaderContext): Promise<BookSummary[]> {
+async function topHotBooks(ctx: ReaderContext): Promise<BookRow[]> {
   const k = HOME_SIZES.hotBook;
-  const rows = await booksTopped(ctx, (await hotIds(ctx, k)).slice(0, k), k);
-  return rows.map((r) => toBookSummary(r, ctx.urls));
+  return booksTopped(ctx, (await hotIds(ctx, k)).slice(0, k), k);
 }
 
 /** hotBook/v2: a uniform draw from the most viewed pool. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   categoryList,
   freeReadBatch,
-  getHome,
+  homeRows,
   hotBookBatch,
   hotSearchList,
   recommendBatch,
@@ -10,12 +10,14 @@ import {
 import { BookSummary, CategoryItem, HomeData, HomeQuery, HotSearchItem, ref } from '@readlib/contracts';
 import { Type } from '@sinclair/typebox';
 import { ok, type RouteOptions, responses } from '../route-options.js';
+import { HomeAnswers } from './home-answer.js';
 
 const tags = ['home'];
 const books = () => Type.Array(ref(BookSummary));
 
 /** Home page and its "another batch" sections (spec §4.1, §4.2; decisions.md §3). */
 export const homeRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { ctx, config }) => {
+  const homes = new HomeAnswers(ctx.urls);
   app.get(
     '/book/home/v2',
     {
@@ -27,7 +29,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         response: responses(ref(HomeData)),
       },
     },
-    async (req) => ok(await getHome(ctx, req.query.openId, config.banner)),
+    async (req, reply) => homes.send(reply, await homeRows(ctx, req.query.openId, config.banner)),
   );
 
   const batch = (path: string, operationId: string, summary: string, draw: typeof freeReadBatch) =>
@@ -76,6 +78,6 @@ export const homeRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         response: responses(Type.Array(ref(CategoryItem))),
       },
     },
-    async () => ok(await categoryList(ctx)),
+    async (_req, reply) => homes.sendCategories(reply, await categoryList(ctx)),
   );
 };
