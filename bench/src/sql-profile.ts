@@ -14,6 +14,7 @@ import { type Sample, sampleOf, searchKeyword } from './lib/servers.js';
  * a time), every better-sqlite3 statement timed by its SQL text. Prints µs per request for each text,
  * the total next to the request's whole in-process time, and how long commits took (p50, p90, max):
  * a checkpoint inside a commit shows as its maximum.
+ * SQL_WIDTH=N prints N characters of each statement (default 110).
  */
 const { values } = parseArgs({
   options: {
@@ -137,7 +138,7 @@ console.log(
 );
 console.log('µs/request  µs/call   calls  sql');
 for (const r of rows.sort((a, b) => b.us - a.us).slice(0, 15)) {
-  const text = r.sql.replace(/\s+/g, ' ').slice(0, 110);
+  const text = r.sql.replace(/\s+/g, ' ').slice(0, Number(process.env.SQL_WIDTH ?? 110));
   console.log(
     `${(r.us / n).toFixed(1).padStart(10)} ${(r.us / r.calls).toFixed(1).padStart(8)} ${String(r.calls).padStart(7)}  ${text}`,
   );
