@@ -1,4 +1,11 @@
-import { BoundedMap, type Cache, CatalogMemo, PublicUrls, type ReaderContext } from '@readlib/catalog';
+import {
+  BoundedMap,
+  type Cache,
+  CatalogMemo,
+  KeptReads,
+  PublicUrls,
+  type ReaderContext,
+} from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 import { type Database, poolStats, WriteBatcher } from '@readlib/data';
 import { type App, createBaseApp } from '@readlib/http';
@@ -55,6 +62,7 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
     cache: app.cache,
     catalog: new CatalogMemo(),
     userIds: new BoundedMap(USER_IDS_KEPT),
+    kept: new KeptReads(),
     writes,
   };
   // requests await their writes, so this only matters for a write whose caller went away

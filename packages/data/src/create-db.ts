@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { setCommitProbe } from './commit-probe.js';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
@@ -128,6 +129,8 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     waiting: gauges.waiting,
   }));
   // started on the first long read (report screens): a service that makes none has no such thread
+  // the reader connection never writes, so its data_version moves with every commit, this process's too
+  setCommitProbe(db, reader);
   const readWorker = new SqliteReadWorker(config.file);
   setReadWorker(db, readWorker);
   return {

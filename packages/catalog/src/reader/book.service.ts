@@ -2,7 +2,6 @@ import { type BookContents, type BookDetail, READERS_MAX } from '@readlib/contra
 import {
   type BookRow,
   type BookStats,
-  bookStats,
   findBookByFileName,
   findToc,
   recentReaders,
@@ -12,6 +11,7 @@ import {
 } from '@readlib/data';
 import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
 import { notFound } from '../errors.js';
+import { statsOf } from './kept-reads.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
 import { findUserKey, registeredUser } from './user.service.js';
 
@@ -63,7 +63,7 @@ export async function planBookDetail(
   ]);
   if (user && visit) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
   const [stats, rank] = await Promise.all([
-    bookStats(ctx.db, book.id),
+    statsOf(ctx, book.id),
     user ? userRank(ctx.db, user.id, book.id) : 0,
   ]);
   // read after the counts: a view committed in between makes the counts move past this stamp for good
@@ -100,7 +100,7 @@ async function detailWith(ctx: ReaderContext, book: BookRow, stats: BookStats, r
 /** The detail-shaped object plus the flat and nested table of contents (decisions.md §3). */
 export async function bookContents(ctx: ReaderContext, fileName: string): Promise<BookContents> {
   const book = await findBook(ctx, fileName);
-  const [stats, toc] = await Promise.all([bookStats(ctx.db, book.id), findToc(ctx.db, book.id)]);
+  const [stats, toc] = await Promise.all([statsOf(ctx, book.id), findToc(ctx.db, book.id)]);
   const detail = await detailWith(ctx, book, stats, 0);
   const contents = toContents(book.file_name, toc, ctx.urls);
   return { ...detail, contents, contentsTree: toContentsTree(contents) };

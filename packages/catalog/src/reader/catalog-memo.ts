@@ -2,6 +2,7 @@ import {
   type BookRow,
   catalogChangesSince,
   catalogState,
+  commitStamp,
   type Database,
   findBookByFileName,
   findBooksByIds,
@@ -13,6 +14,8 @@ import { BookCategories } from './book-categories.js';
 import { NewestLists } from './newest-lists.js';
 import { PopularValuesMemo } from './popular-values.js';
 import { CATALOG_CACHE_PREFIX } from './reader-context.js';
+
+const SYNCED = Promise.resolve();
 
 /**
  * Catalogue rows one reader process keeps in memory: books by id and the newest books per category,
@@ -31,6 +34,8 @@ export class CatalogMemo {
   private profiles = -1;
   private count = 0;
   private syncing: Promise<void> | undefined;
+  /** commitStamp taken before the last complete sync: while it holds, nothing can have moved */
+  private syncedAt: number | undefined;
   private readonly books: BoundedMap<number, BookRow>;
   private readonly idsByFileName = new Map<string, number>();
   private readonly newest = new NewestLists();
@@ -74,18 +79,28 @@ export class CatalogMemo {
     return this.version;
   }
 
-  /** Once per request, before reading anything catalogue-derived; concurrent callers share one read. */
+  /**
+   * Once per request, before reading anything catalogue-derived; concurrent callers share one read.
+   * Nothing is read while no commit at all has happened since the last sync (`commitStamp`).
+   */
   sync(db: Kysely<Database>, cache?: Cache): Promise<void> {
-    this.syncing ??= this.check(db, cache).finally(() => {
+    if (this.syncing) return this.syncing;
+    const stamp = commitStamp(db);
+    if (stamp !== undefined && stamp === this.syncedAt && this.version >= 0) return SYNCED;
+    this.syncing = this.check(db, cache, stamp).finally(() => {
       this.syncing = undefined;
     });
     return this.syncing;
   }
 
-  private async check(db: Kysely<Database>, cache?: Cache): Promise<void> {
+  private async check(db: Kysely<Database>, cache: Cache | undefined, stamp: number | undefined) {
+    this.syncedAt = undefined;
     const { version, books, facetVersion, profileVersion } = await catalogState(db);
     this.profiles = profileVersion;
-    if (version === this.version) return;
+    if (version === this.version) {
+      this.syncedAt = stamp;
+      return;
+    }
     const from = this.version;
     // unsynced until the change is applied in full: should a step below fail, the next sync starts over
     this.version = -1;
@@ -109,6 +124,7 @@ export class CatalogMemo {
     await cache?.invalidate(CATALOG_CACHE_PREFIX);
     this.count = books;
     this.version = version;
+    this.syncedAt = stamp;
   }
 
   /**

@@ -14,12 +14,12 @@ import {
   engagedBookIds,
   hotKeywordsFromStats,
   randomBookIds,
-  shelfEntries,
   topKeywords,
   userCategoryAffinity,
 } from '@readlib/data';
 import { toBookSummary, toCategoryItem, toHotSearchItem } from '../book.mapper.js';
 import type { PublicUrls } from '../urls.js';
+import { shelfOf } from './kept-reads.js';
 import { booksByIds, booksTopped, hotIds, randomRows, wellRatedIds, windowViewed } from './pools.js';
 import {
   ACTIVITY_CACHE_TTL_MS,
@@ -66,7 +66,7 @@ export function toHomeData(home: HomeRows, urls: PublicUrls): HomeData {
 export async function homeRows(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeRows> {
   const [user] = await Promise.all([findUserKey(ctx, openId), syncCatalog(ctx)]);
   // the whole shelf in one read serves its newest books, its size and the recommendation's exclusions
-  const entries = user ? await shelfEntries(ctx.db, user.id) : [];
+  const entries = user ? await shelfOf(ctx, user.id) : [];
   const onShelf = new Set(entries.map((e) => e.book_id));
   const newest = entries.slice(0, HOME_SIZES.shelf).map((e) => e.book_id);
   const [shelf, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([

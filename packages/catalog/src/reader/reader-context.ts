@@ -5,6 +5,7 @@ import type { Cache } from '../cache/cache.js';
 import { notFound } from '../errors.js';
 import type { PublicUrls } from '../urls.js';
 import type { CatalogMemo } from './catalog-memo.js';
+import type { KeptReads } from './kept-reads.js';
 
 /** What every reader service needs: the database, URL building and a clock tests can move. */
 export interface ReaderContext {
@@ -20,6 +21,8 @@ export interface ReaderContext {
   writes?: WriteBatcher;
   /** openId → id of registered users, kept once read; none: read per request */
   userIds?: BoundedMap<string, number>;
+  /** shelves and book counts reused while nothing is committed; none: read per request */
+  kept?: KeptReads;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { ShelfEntry, ShelfParam } from '@readlib/contracts';
-import { listShelf, removeShelf, type ShelfRow, saveShelf, shelfEntries } from '@readlib/data';
+import { listShelf, removeShelf, type ShelfRow, saveShelf } from '@readlib/data';
 import { toShelfEntry } from '../book.mapper.js';
 import { findBook, findBookSynced } from './book.service.js';
+import { shelfOf } from './kept-reads.js';
 import { booksByIds } from './pools.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
 import { findUserKey, registeredUser, type UserKey } from './user.service.js';
@@ -31,14 +32,16 @@ export async function planShelf(ctx: ReaderContext, openId: string, fileName?: s
   ]);
   if (!user) return { entries: async () => [] };
   const toEntries = (rows: ShelfRow[]) => rows.map((r) => toShelfEntry(r, ctx.urls));
-  const opts = book ? { bookId: book.id } : {};
-  if (!ctx.catalog)
+  if (!ctx.catalog) {
+    const opts = book ? { bookId: book.id } : {};
     return { userId: user.id, entries: async () => toEntries(await listShelf(ctx.db, user.id, opts)) };
+  }
   // with a memo only the entries are read and the books come from it (a shelf of ten books read in one
   // join cost ~0.2 ms at 100k books, mostly decoding the same book rows again); the version is taken
   // before either is read: they are of this version or a later one
   const version = ctx.catalog.syncedVersion;
-  const entries = await shelfEntries(ctx.db, user.id, opts);
+  const shelf = await shelfOf(ctx, user.id);
+  const entries = book ? shelf.filter((e) => e.book_id === book.id) : shelf;
   const stamp =
     book || version < 0
       ? undefined

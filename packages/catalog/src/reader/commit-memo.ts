@@ -1,0 +1,33 @@
+import { commitStamp } from '@readlib/data';
+import { BoundedMap } from '../bounded-map.js';
+
+interface Kept<V> {
+  stamp: number;
+  value: V;
+}
+
+/**
+ * Values read from the database, reused while nothing at all has been committed to it since they were
+ * read (`commitStamp`, SQLite's data_version): any commit by any process, of any table, makes every
+ * value read again, so it is exact and pays only where reads outnumber commits. Where the dialect tells
+ * nothing (PostgreSQL) every call reads and nothing is kept. Values are shared between callers: they
+ * must not be changed.
+ */
+export class CommitMemo<K, V> {
+  private readonly kept: BoundedMap<K, Kept<V>>;
+
+  constructor(max: number) {
+    this.kept = new BoundedMap(max);
+  }
+
+  async read(db: object, key: K, read: () => Promise<V>): Promise<V> {
+    // taken before the read: a commit landing in between moves the stamp past the kept one
+    const stamp = commitStamp(db);
+    if (stamp === undefined) return read();
+    const hit = this.kept.get(key);
+    if (hit !== undefined && hit.stamp === stamp) return hit.value;
+    const value = await read();
+    this.kept.set(key, { stamp, value });
+    return value;
+  }
+}
