@@ -2,6 +2,7 @@ import { type BookContents, type BookDetail, READERS_MAX } from '@readlib/contra
 import {
   type BookRow,
   type BookStats,
+  commitStamp,
   findBookByFileName,
   findToc,
   recentReaders,
@@ -57,13 +58,16 @@ export async function planBookDetail(
   openId?: string,
   visit = true,
 ): Promise<DetailPlan> {
+  const synced = await syncCatalog(ctx);
   const [book, user] = await Promise.all([
-    findBook(ctx, fileName),
+    findBookSynced(ctx, fileName),
     openId ? findUserKey(ctx, openId) : undefined,
   ]);
-  if (user && visit) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
+  const visits = user !== undefined && visit;
+  if (visits) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
   const [stats, rank] = await Promise.all([
-    statsOf(ctx, book.id),
+    // the sync's stamp is older than the view just committed: the counts are checked anew
+    statsOf(ctx, book.id, visits ? commitStamp(ctx.db) : synced),
     user ? userRank(ctx.db, user.id, book.id) : 0,
   ]);
   // read after the counts: a view committed in between makes the counts move past this stamp for good
@@ -99,8 +103,9 @@ async function detailWith(ctx: ReaderContext, book: BookRow, stats: BookStats, r
 
 /** The detail-shaped object plus the flat and nested table of contents (decisions.md §3). */
 export async function bookContents(ctx: ReaderContext, fileName: string): Promise<BookContents> {
-  const book = await findBook(ctx, fileName);
-  const [stats, toc] = await Promise.all([statsOf(ctx, book.id), findToc(ctx.db, book.id)]);
+  const synced = await syncCatalog(ctx);
+  const book = await findBookSynced(ctx, fileName);
+  const [stats, toc] = await Promise.all([statsOf(ctx, book.id, synced), findToc(ctx.db, book.id)]);
   const detail = await detailWith(ctx, book, stats, 0);
   const contents = toContents(book.file_name, toc, ctx.urls);
   return { ...detail, contents, contentsTree: toContentsTree(contents) };

@@ -15,8 +15,6 @@ import { NewestLists } from './newest-lists.js';
 import { PopularValuesMemo } from './popular-values.js';
 import { CATALOG_CACHE_PREFIX } from './reader-context.js';
 
-const SYNCED = Promise.resolve();
-
 /**
  * Catalogue rows one reader process keeps in memory: books by id and the newest books per category,
  * which only book writes change, while home pages and batches read the same few hundred of them over
@@ -81,16 +79,18 @@ export class CatalogMemo {
 
   /**
    * Once per request, before reading anything catalogue-derived; concurrent callers share one read.
-   * Nothing is read while no commit at all has happened since the last sync (`commitStamp`).
+   * Nothing is read while no commit at all has happened since the last sync. Resolves with the
+   * `commitStamp` taken on the call, before anything was read: the caller's other reads may be kept
+   * and checked against it (CommitMemo) as long as the request writes nothing in between.
    */
-  sync(db: Kysely<Database>, cache?: Cache): Promise<void> {
-    if (this.syncing) return this.syncing;
+  sync(db: Kysely<Database>, cache?: Cache): Promise<number | undefined> {
     const stamp = commitStamp(db);
-    if (stamp !== undefined && stamp === this.syncedAt && this.version >= 0) return SYNCED;
-    this.syncing = this.check(db, cache, stamp).finally(() => {
+    if (!this.syncing && stamp !== undefined && stamp === this.syncedAt && this.version >= 0)
+      return Promise.resolve(stamp);
+    this.syncing ??= this.check(db, cache, stamp).finally(() => {
       this.syncing = undefined;
     });
-    return this.syncing;
+    return this.syncing.then(() => stamp);
   }
 
   private async check(db: Kysely<Database>, cache: Cache | undefined, stamp: number | undefined) {

@@ -1,4 +1,3 @@
-import { commitStamp } from '@readlib/data';
 import { BoundedMap } from '../bounded-map.js';
 
 interface Kept<V> {
@@ -8,7 +7,7 @@ interface Kept<V> {
 
 /**
  * Values read from the database, reused while nothing at all has been committed to it since they were
- * read (`commitStamp`, SQLite's data_version): any commit by any process, of any table, makes every
+ * read (`commitStamp` from @readlib/data, SQLite's data_version): any commit by any process, of any table, makes every
  * value read again, so it is exact and pays only where reads outnumber commits. Where the dialect tells
  * nothing (PostgreSQL) every call reads and nothing is kept. Values are shared between callers: they
  * must not be changed.
@@ -20,9 +19,11 @@ export class CommitMemo<K, V> {
     this.kept = new BoundedMap(max);
   }
 
-  async read(db: object, key: K, read: () => Promise<V>): Promise<V> {
-    // taken before the read: a commit landing in between moves the stamp past the kept one
-    const stamp = commitStamp(db);
+  /**
+   * @param stamp a commitStamp taken in this request before `read` runs and with no write of the
+   *   request since (the catalogue sync's): a commit landing after it moves the next one past it
+   */
+  async read(key: K, stamp: number | undefined, read: () => Promise<V>): Promise<V> {
     if (stamp === undefined) return read();
     const hit = this.kept.get(key);
     if (hit !== undefined && hit.stamp === stamp) return hit.value;

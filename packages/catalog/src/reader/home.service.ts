@@ -64,9 +64,9 @@ export function toHomeData(home: HomeRows, urls: PublicUrls): HomeData {
 }
 
 export async function homeRows(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeRows> {
-  const [user] = await Promise.all([findUserKey(ctx, openId), syncCatalog(ctx)]);
+  const [user, synced] = await Promise.all([findUserKey(ctx, openId), syncCatalog(ctx)]);
   // the whole shelf in one read serves its newest books, its size and the recommendation's exclusions
-  const entries = user ? await shelfOf(ctx, user.id) : [];
+  const entries = user ? await shelfOf(ctx, user.id, synced) : [];
   const onShelf = new Set(entries.map((e) => e.book_id));
   const newest = entries.slice(0, HOME_SIZES.shelf).map((e) => e.book_id);
   const [shelf, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([

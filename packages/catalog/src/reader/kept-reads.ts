@@ -17,14 +17,18 @@ export class KeptReads {
   readonly stats = new CommitMemo<number, BookStats>(KEPT_BOOK_STATS);
 }
 
-/** The user's whole shelf, newest first. */
-export function shelfOf(ctx: ReaderContext, userId: number): Promise<readonly ShelfEntryKey[]> {
+/** The user's whole shelf, newest first; `stamp` as CommitMemo.read takes it (syncCatalog's). */
+export function shelfOf(
+  ctx: ReaderContext,
+  userId: number,
+  stamp: number | undefined,
+): Promise<readonly ShelfEntryKey[]> {
   const read = () => shelfEntries(ctx.db, userId);
-  return ctx.kept ? ctx.kept.shelves.read(ctx.db, userId, read) : read();
+  return ctx.kept ? ctx.kept.shelves.read(userId, stamp, read) : read();
 }
 
-/** The book's views, readers and ratings. */
-export function statsOf(ctx: ReaderContext, bookId: number): Promise<BookStats> {
+/** The book's views, readers and ratings; `stamp` as for shelfOf. */
+export function statsOf(ctx: ReaderContext, bookId: number, stamp: number | undefined): Promise<BookStats> {
   const read = () => bookStats(ctx.db, bookId);
-  return ctx.kept ? ctx.kept.stats.read(ctx.db, bookId, read) : read();
+  return ctx.kept ? ctx.kept.stats.read(bookId, stamp, read) : read();
 }

@@ -66,9 +66,12 @@ export function cached<T>(
   return ctx.cache ? ctx.cache.wrap(key, ttlMs, compute) : compute();
 }
 
-/** Brings the catalogue caches to the committed catalogue version (no-op without a memo). */
-export async function syncCatalog(ctx: ReaderContext): Promise<void> {
-  await ctx.catalog?.sync(ctx.db, ctx.cache);
+/**
+ * Brings the catalogue caches to the committed catalogue version (no-op without a memo). Resolves with
+ * the commit stamp the request's kept reads are checked against (undefined: none, read everything).
+ */
+export function syncCatalog(ctx: ReaderContext): Promise<number | undefined> {
+  return ctx.catalog ? ctx.catalog.sync(ctx.db, ctx.cache) : Promise.resolve(undefined);
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -2,7 +2,7 @@ import type { ShelfEntry, ShelfParam } from '@readlib/contracts';
 import { listShelf, removeShelf, type ShelfRow, saveShelf } from '@readlib/data';
 import { toShelfEntry } from '../book.mapper.js';
 import { findBook, findBookSynced } from './book.service.js';
-import { shelfOf } from './kept-reads.js';
+import { type ShelfEntryKey, shelfOf } from './kept-reads.js';
 import { booksByIds } from './pools.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
 import { findUserKey, registeredUser, type UserKey } from './user.service.js';
@@ -25,7 +25,7 @@ export interface ShelfPlan {
  * An unregistered openId has an empty shelf; an unknown fileName is error_code 1.
  */
 export async function planShelf(ctx: ReaderContext, openId: string, fileName?: string): Promise<ShelfPlan> {
-  await syncCatalog(ctx);
+  const synced = await syncCatalog(ctx);
   const [book, user] = await Promise.all([
     fileName ? findBookSynced(ctx, fileName) : undefined,
     findUserKey(ctx, openId),
@@ -40,13 +40,22 @@ export async function planShelf(ctx: ReaderContext, openId: string, fileName?: s
   // join cost ~0.2 ms at 100k books, mostly decoding the same book rows again); the version is taken
   // before either is read: they are of this version or a later one
   const version = ctx.catalog.syncedVersion;
-  const shelf = await shelfOf(ctx, user.id);
+  const shelf = await shelfOf(ctx, user.id, synced);
   const entries = book ? shelf.filter((e) => e.book_id === book.id) : shelf;
-  const stamp =
-    book || version < 0
-      ? undefined
-      : `${version}|${entries.map((e) => `${e.book_id}.${e.created_at}`).join(',')}`;
+  const stamp = book || version < 0 ? undefined : `${version}|${entriesStamp(shelf)}`;
   return { userId: user.id, stamp, entries: async () => toEntries(await shelfRowsOf(ctx, user, entries)) };
+}
+
+/** Each kept shelf's entries as text, built once per array (a kept shelf is the same array until read again). */
+const entriesStamps = new WeakMap<readonly ShelfEntryKey[], string>();
+
+function entriesStamp(entries: readonly ShelfEntryKey[]): string {
+  let text = entriesStamps.get(entries);
+  if (text === undefined) {
+    text = entries.map((e) => `${e.book_id}.${e.created_at}`).join(',');
+    entriesStamps.set(entries, text);
+  }
+  return text;
 }
 
 /** The books of shelf entries already read, in the entries' order (a book deleted since is left out). */
