@@ -169,3 +169,14 @@ export async function sampleOf(db: string, size = 2000): Promise<Sample> {
     await h.destroy();
   }
 }
+
+/** Removes the shelf entries saved at or after `since` (a benchmark's own; the seed's are older). */
+export async function removeShelvedSince(db: string, since: number): Promise<number> {
+  const h = createDb(dbConfigOf(db));
+  try {
+    const res = await h.db.deleteFrom('shelf_entries').where('created_at', '>=', since).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  } finally {
+    await h.destroy();
+  }
+}
