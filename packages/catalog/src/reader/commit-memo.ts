@@ -15,7 +15,11 @@ interface Kept<V> {
 export class CommitMemo<K, V> {
   private readonly kept: BoundedMap<K, Kept<V>>;
 
-  constructor(max: number) {
+  /** @param keeps whether a value is small enough to keep (default: every value) */
+  constructor(
+    max: number,
+    private readonly keeps: (value: V) => boolean = () => true,
+  ) {
     this.kept = new BoundedMap(max);
   }
 
@@ -28,7 +32,8 @@ export class CommitMemo<K, V> {
     const hit = this.kept.get(key);
     if (hit !== undefined && hit.stamp === stamp) return hit.value;
     const value = await read();
-    this.kept.set(key, { stamp, value });
+    if (this.keeps(value)) this.kept.set(key, { stamp, value });
+    else this.kept.delete(key);
     return value;
   }
 }

@@ -5,6 +5,8 @@ import type { ReaderContext } from './reader-context.js';
 /** Users whose whole shelf (book ids and times, ~10 entries) is kept; books whose counts are. */
 export const KEPT_SHELVES = 10_000;
 export const KEPT_BOOK_STATS = 20_000;
+/** Longer shelves are read every time: the memory bound stays ~10,000 × 500 × ~40 bytes. */
+export const KEPT_SHELF_MAX_ENTRIES = 500;
 
 export type ShelfEntryKey = Readonly<{ book_id: number; created_at: number }>;
 
@@ -13,7 +15,10 @@ export type ShelfEntryKey = Readonly<{ book_id: number; created_at: number }>;
  * with a commit-stamped memo (SQLite) a shelf or an anonymous detail asked again reads nothing.
  */
 export class KeptReads {
-  readonly shelves = new CommitMemo<number, readonly ShelfEntryKey[]>(KEPT_SHELVES);
+  readonly shelves = new CommitMemo<number, readonly ShelfEntryKey[]>(
+    KEPT_SHELVES,
+    (entries) => entries.length <= KEPT_SHELF_MAX_ENTRIES,
+  );
   readonly stats = new CommitMemo<number, BookStats>(KEPT_BOOK_STATS);
 }
 
