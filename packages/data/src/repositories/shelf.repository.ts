@@ -51,14 +51,8 @@ export async function listShelf(
 export async function shelfEntries(
   db: Kysely<Database>,
   userId: number,
-  opts: { bookId?: number; limit?: number } = {},
 ): Promise<Array<{ book_id: number; created_at: number }>> {
-  if (opts.bookId === undefined && opts.limit === undefined) return toEntries(await entriesOf(db, userId));
-  let q = db.selectFrom('shelf_entries').select(['book_id', 'created_at']).where('user_id', '=', userId);
-  if (opts.bookId !== undefined) q = q.where('book_id', '=', opts.bookId);
-  q = q.orderBy('created_at', 'desc').orderBy('id', 'desc');
-  if (opts.limit !== undefined) q = q.limit(opts.limit);
-  return toEntries(await q.execute());
+  return toEntries(await entriesOf(db, userId));
 }
 
 // a whole shelf, newest first: every shelf and home page, built once
