@@ -7,10 +7,10 @@ interface Kept<V> {
 
 /**
  * Values read from the database, reused while nothing at all has been committed to it since they were
- * read (`commitStamp` from @readlib/data, SQLite's data_version): any commit by any process, of any table, makes every
- * value read again, so it is exact and pays only where reads outnumber commits. Where the dialect tells
- * nothing (PostgreSQL) every call reads and nothing is kept. Values are shared between callers: they
- * must not be changed.
+ * read (`commitStamp` from @readlib/data, SQLite's data_version): any commit by any process, of any
+ * table, makes every value read again, so it is exact and pays only where reads outnumber commits.
+ * Where the dialect tells nothing (PostgreSQL) every call reads and nothing is kept. Values are shared
+ * between callers: they must not be changed.
  */
 export class CommitMemo<K, V> {
   private readonly kept: BoundedMap<K, Kept<V>>;
