@@ -50,9 +50,11 @@ if (values.kind === 'bare') {
     checkpoints: process.env.BENCH_CHECKPOINTS === 'inline' ? 'inline' : 'background',
   });
   // BENCH_CHECKPOINT_LOG=1: every restart of the log (and any failure) on stderr, with this process's pid
+  // and the time (ms, last five digits); =all: every passive pass too
   if (process.env.BENCH_CHECKPOINT_LOG)
     handle.checkpointer?.onEvent((e) => {
-      if (e.type === 'restart' || e.type === 'error') console.error(`[${process.pid}]`, JSON.stringify(e));
+      if (e.type === 'restart' || e.type === 'error' || process.env.BENCH_CHECKPOINT_LOG === 'all')
+        console.error(`[${process.pid}]`, Date.now() % 100000, JSON.stringify(e));
     });
   if (values.kind === 'reader') {
     const app = await buildApp(config, { db: handle.db, logger: false });

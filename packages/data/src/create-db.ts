@@ -6,6 +6,7 @@ import pg from 'pg';
 import { setCommitProbe } from './commit-probe.js';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
+import { holdFileSync } from './file-sync.js';
 import { trackPool } from './pool-stats.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { SqliteReadWorker, setReadWorker } from './sqlite-read-worker.js';
@@ -102,7 +103,8 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
   // the writer serves most reads too, hence the larger cache, and waits for locks with timers
   const writer = openSqlite(config.file, { busyTimeoutMs: 0, cacheMiB: 64 });
   const reader = openSqlite(config.file, { busyTimeoutMs: DEFAULT_LOCK_WAIT_MS, cacheMiB: 16 });
-  const checkpointer = options.checkpoints === 'background' ? startWalCheckpointer(config.file) : undefined;
+  const fileSync = options.checkpoints === 'background' ? holdFileSync(config.file) : undefined;
+  const checkpointer = fileSync ? startWalCheckpointer(config.file, { syncFd: fileSync.fd }) : undefined;
   if (checkpointer) {
     for (const c of [reader, writer]) c.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
     // the service goes on (the backstop still checkpoints), but a full disk or an I/O error must be seen
@@ -141,6 +143,8 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       await checkpointer?.stop();
       await readWorker.close();
       await db.destroy();
+      // last: closing it drops this process's locks on the file (file-sync.ts)
+      fileSync?.release();
     },
   };
 }

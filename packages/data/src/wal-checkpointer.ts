@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { fsyncSync } = require('node:fs');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
@@ -38,12 +39,18 @@ function checkpoint() {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 function restart() {
   // passes without the lock first: each copies what was committed during the one before, so the
-  // restart itself, which holds the write lock, copies and syncs only the last few milliseconds
+  // restart itself, which holds the write lock, copies only the last few milliseconds
   for (let i = 0; i < 3; i++) {
     const started = performance.now();
     db.pragma('wal_checkpoint(PASSIVE)');
     if (performance.now() - started < 10) break;
   }
+  // A pass syncs the database file only when it copied to the end of the log, which under steady
+  // writes it seldom does; the restart, which does, then flushed every page those passes copied while
+  // it held the write lock (25-30 ms at 100k books under shelf saves). Flushing them here, without a
+  // lock, and copying once more what came meanwhile leaves the restart its last few pages to sync.
+  const syncMs = syncDatabase();
+  if (syncMs !== undefined) db.pragma('wal_checkpoint(PASSIVE)');
   // attempts without a busy handler, 1 ms apart and then further (each takes the write lock for a
   // moment): SQLite's handler would sleep, up to 100 ms a time, while holding the write lock waiting
   // for readers to leave the log; an attempt that meets a reader lets go of the lock at once instead
@@ -53,11 +60,23 @@ function restart() {
     const [r] = db.pragma('wal_checkpoint(RESTART)');
     const ms = performance.now() - started;
     if (r.busy === 0 || performance.now() >= deadline) {
-      parentPort.postMessage({ type: 'restart', log: r.log, checkpointed: r.checkpointed, busy: r.busy === 1, ms, attempts });
+      parentPort.postMessage({ type: 'restart', log: r.log, checkpointed: r.checkpointed, busy: r.busy === 1, ms, attempts, syncMs });
       return;
     }
     Atomics.wait(pause, 0, 0, wait);
   }
+}
+// a failed sync is reported; the restart goes on and syncs under the lock, as SQLite always does
+function syncDatabase() {
+  if (workerData.syncFd === undefined) return undefined;
+  const started = performance.now();
+  try {
+    fsyncSync(workerData.syncFd);
+  } catch (err) {
+    parentPort.postMessage({ type: 'error', message: 'sync before restart: ' + String(err && err.message || err) });
+    return undefined;
+  }
+  return performance.now() - started;
 }
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', (m) => {
@@ -82,6 +101,8 @@ export interface CheckpointEvent {
   ms?: number;
   /** restart: attempts it took (each meets the lock or a reader and lets go, or restarts the log) */
   attempts?: number;
+  /** restart: how long flushing the database file took before it (given `syncFd`; no lock held) */
+  syncMs?: number;
   message?: string;
 }
 
@@ -105,6 +126,8 @@ export interface WalCheckpointerOptions {
   restartPages?: number;
   /** longest the worker keeps trying to restart the log (default 1 s; then the next pass tries) */
   restartWaitMs?: number;
+  /** a descriptor of the database file (file-sync.ts) to flush before each restart, outside the lock */
+  syncFd?: number;
 }
 
 export function startWalCheckpointer(file: string, opts: WalCheckpointerOptions = {}): WalCheckpointer {
@@ -115,6 +138,7 @@ export function startWalCheckpointer(file: string, opts: WalCheckpointerOptions 
     intervalMs: opts.intervalMs ?? 200,
     restartPages: opts.restartPages ?? RESTART_PAGES,
     restartWaitMs: opts.restartWaitMs ?? 1_000,
+    ...(opts.syncFd !== undefined ? { syncFd: opts.syncFd } : {}),
   };
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
   worker.unref();

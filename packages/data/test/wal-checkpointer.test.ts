@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../src/create-db.js';
+import { type FileSync, holdFileSync } from '../src/file-sync.js';
 import { type CheckpointEvent, startWalCheckpointer } from '../src/wal-checkpointer.js';
 
 const dirs: string[] = [];
@@ -42,6 +43,55 @@ function logsBegunAnew(file: string): number {
     closeSync(fd);
   }
   return header.readUInt32BE(12);
+}
+
+/**
+ * Commits without a pause on a new file whose only checkpoints are a worker's (restarting past
+ * `restartPages`, flushing `syncFd(file)` first when given). `restartedWrites`: once the worker has
+ * restarted the log, how many more transactions to commit before stopping. The run lasts 1.5 s at least
+ * and, on a loaded machine where the worker rarely finds the write lock free between this writer's
+ * transactions, until that many followed a restart (at most 20 s): the tests assert what restarts do,
+ * not how soon they succeed (bench:sql measures that).
+ */
+async function steadyWrites(restartPages: number, restartedWrites = 0, syncFd?: (file: string) => number) {
+  const file = tempFile();
+  const h = createDb({ dialect: 'sqlite', file });
+  await sql`create table t (id integer primary key, body text not null)`.execute(h.db);
+  // the service's connection never checkpoints here: only the worker can copy or restart the log
+  await sql`pragma wal_autocheckpoint = 0`.execute(h.db);
+  const fd = syncFd?.(file);
+  const cp = startWalCheckpointer(file, {
+    intervalMs: 20,
+    restartPages,
+    ...(fd !== undefined ? { syncFd: fd } : {}),
+  });
+  const events: CheckpointEvent[] = [];
+  cp.onEvent((e) => events.push(e));
+  // writes without a pause, as a busy reader service commits views: the log is never wholly
+  // copied at the moment a write begins, which a passive checkpoint alone would need
+  const started = Date.now();
+  let sinceRestart = -1;
+  cp.onEvent((e) => {
+    if (e.type === 'restart' && e.busy === false && sinceRestart < 0) sinceRestart = 0;
+  });
+  for (let n = 0; ; n++) {
+    const elapsed = Date.now() - started;
+    if (elapsed >= 1_500 && (restartedWrites === 0 || sinceRestart >= restartedWrites)) break;
+    if (elapsed >= 20_000) break;
+    await writeRows(h, 1, n * 10);
+    if (sinceRestart >= 0) sinceRestart++;
+    await new Promise((r) => setImmediate(r));
+  }
+  await cp.stop();
+  const logsBegun = logsBegunAnew(file);
+  const restarts = events.filter((e) => e.type === 'restart');
+  const rows = (await sql<{ n: number }>`select count(*) as n from t`.execute(h.db)).rows[0]!.n;
+  await h.destroy();
+  const raw = new SQLite(file, { readonly: true });
+  expect(raw.prepare('select count(*) as n from t').get()).toEqual({ n: rows });
+  expect(raw.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+  raw.close();
+  return { restarts, logsBegun, errors: events.filter((e) => e.type === 'error') };
 }
 
 const pragma = async (h: DbHandle, p: string) => (await sql.raw(`pragma ${p}`).execute(h.db)).rows[0];
@@ -84,59 +134,44 @@ describe('background WAL checkpoints (SQLite file)', () => {
   });
 
   it('restarts the log past restartPages under steady writes, so it begins anew (never while the log stays below it)', async () => {
-    // `restartedWrites`: once the worker has restarted the log, how many more transactions to commit
-    // before stopping. The run lasts 1.5 s at least and, on a loaded machine where the worker rarely
-    // finds the write lock free between this writer's transactions, until that many followed a restart
-    // (at most 20 s): the test asserts what restarts do, not how soon they succeed (bench:sql measures
-    // that).
-    const run = async (restartPages: number, restartedWrites = 0) => {
-      const file = tempFile();
-      const h = createDb({ dialect: 'sqlite', file });
-      await sql`create table t (id integer primary key, body text not null)`.execute(h.db);
-      // the service's connection never checkpoints here: only the worker can copy or restart the log
-      await sql`pragma wal_autocheckpoint = 0`.execute(h.db);
-      const cp = startWalCheckpointer(file, { intervalMs: 20, restartPages });
-      const events: CheckpointEvent[] = [];
-      cp.onEvent((e) => events.push(e));
-      // writes without a pause, as a busy reader service commits views: the log is never wholly
-      // copied at the moment a write begins, which a passive checkpoint alone would need
-      const started = Date.now();
-      let sinceRestart = -1;
-      cp.onEvent((e) => {
-        if (e.type === 'restart' && e.busy === false && sinceRestart < 0) sinceRestart = 0;
-      });
-      for (let n = 0; ; n++) {
-        const elapsed = Date.now() - started;
-        if (elapsed >= 1_500 && (restartedWrites === 0 || sinceRestart >= restartedWrites)) break;
-        if (elapsed >= 20_000) break;
-        await writeRows(h, 1, n * 10);
-        if (sinceRestart >= 0) sinceRestart++;
-        await new Promise((r) => setImmediate(r));
-      }
-      await cp.stop();
-      const logsBegun = logsBegunAnew(file);
-      const restarts = events.filter((e) => e.type === 'restart');
-      const rows = (await sql<{ n: number }>`select count(*) as n from t`.execute(h.db)).rows[0]!.n;
-      await h.destroy();
-      const raw = new SQLite(file, { readonly: true });
-      expect(raw.prepare('select count(*) as n from t').get()).toEqual({ n: rows });
-      expect(raw.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
-      raw.close();
-      expect(events.filter((e) => e.type === 'error')).toEqual([]);
-      return { restarts, logsBegun };
-    };
-
     // Passive passes alone may also let the log begin anew, when one copies all of it in a pause
     // between two writes (more likely on a loaded machine, where this writer is slower), so the run
     // without restarts asserts only that no pass restarted below the threshold.
-    const without = await run(Number.MAX_SAFE_INTEGER);
+    const without = await steadyWrites(Number.MAX_SAFE_INTEGER);
     expect(without.restarts).toEqual([]);
+    expect(without.errors).toEqual([]);
 
-    const withRestart = await run(300, 50);
+    const withRestart = await steadyWrites(300, 50);
     const done = withRestart.restarts.filter((e) => e.busy === false);
     expect(done.length).toBeGreaterThan(0);
+    expect(withRestart.errors).toEqual([]);
     // the writes that followed a restart began the log anew
     expect(withRestart.logsBegun).toBeGreaterThan(0);
+    // no descriptor given: nothing flushed outside the lock
+    expect(withRestart.restarts.every((e) => e.syncMs === undefined)).toBe(true);
+  });
+
+  it('flushes the database file before each restart, outside the lock, given a descriptor of it', async () => {
+    const held: FileSync[] = [];
+    const { restarts, logsBegun, errors } = await steadyWrites(300, 50, (file) => {
+      held.push(holdFileSync(file));
+      return held[0]!.fd;
+    });
+    for (const h of held) h.release();
+    expect(errors).toEqual([]);
+    const done = restarts.filter((e) => e.busy === false);
+    expect(done.length).toBeGreaterThan(0);
+    for (const e of restarts) expect(e.syncMs).toBeGreaterThanOrEqual(0);
+    expect(logsBegun).toBeGreaterThan(0);
+  });
+
+  it('a sync that fails is reported, and the restart still happens (it syncs under the lock itself)', async () => {
+    const { restarts, logsBegun, errors } = await steadyWrites(300, 50, () => 2 ** 31 - 1); // no such descriptor
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]!.message).toMatch(/^sync before restart: .*EBADF/);
+    expect(restarts.filter((e) => e.busy === false).length).toBeGreaterThan(0);
+    expect(restarts.every((e) => e.syncMs === undefined)).toBe(true);
+    expect(logsBegun).toBeGreaterThan(0);
   });
 
   it('reports a worker that cannot work (here: no such file) and still stops', async () => {
