@@ -88,6 +88,25 @@ describe.each(dialects)('kept book details on $name', (dialect) => {
     expect((await detail(book!.file_name)).readers[0].nickName).toBe('Caroline');
   });
 
+  it("readers' nicknames and avatars are kept across books until a registration moves their version", async () => {
+    t = await harness(dialect);
+    const [one, two] = await seedBooks(t, 2);
+    await register(t, 'dora', { nickName: 'Dora', avatarUrl: 'https://img.example/dora.png' });
+    await register(t, 'eve', { nickName: 'Eve' });
+    await detail(one!.file_name, 'dora');
+    await detail(two!.file_name, 'dora');
+    // behind every cache's back, then a view that makes the second book's readers be read again
+    await t.h.db.updateTable('users').set({ nick_name: 'Sneaky' }).where('open_id', '=', 'dora').execute();
+    const d = await detail(two!.file_name, 'eve');
+    expect(d.readers.map((r: { nickName: string }) => r.nickName)).toEqual(['Eve', 'Dora']);
+    expect(d.readers[1].avatarUrl).toBe('https://img.example/dora.png');
+    await register(t, 'dora', { nickName: 'Dorothy' });
+    expect((await detail(one!.file_name)).readers[0].nickName).toBe('Dorothy');
+    expect(
+      (await detail(two!.file_name, 'eve')).readers.map((r: { nickName: string }) => r.nickName),
+    ).toEqual(['Eve', 'Dorothy']);
+  });
+
   it('an unknown book is still a 404 in the envelope', async () => {
     t = await harness(dialect);
     const res = await get(t, '/book/detail', { fileName: 'no-such-book' });

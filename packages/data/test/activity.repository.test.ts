@@ -12,11 +12,13 @@ import {
   findOperatorByUsername,
   findUpload,
   findUserByOpenId,
+  findUserProfiles,
   foldKeyword,
   insertBook,
   listShelf,
   logSearch,
   rebuildActivityStats,
+  recentReaderKeys,
   recentReaders,
   recordView,
   removeShelf,
@@ -149,6 +151,16 @@ describe.each(dialects)(
       expect(readers).toHaveLength(10);
       expect(readers[0]).toEqual({ nick_name: 'v0', avatar_url: '', last_viewed_at: 500 });
       expect(readers[1]!.nick_name).toBe('v11');
+      // the same readers from the index alone, with their profiles read apart (the reader service keeps them)
+      const keys = await recentReaderKeys(h.db, books[0]!.id, 10);
+      expect(keys.map((k) => k.last_viewed_at)).toEqual(readers.map((r) => r.last_viewed_at));
+      expect(keys[0]).toEqual({ user_id: users[0]!.id, last_viewed_at: 500 });
+      const profiles = await findUserProfiles(h.db, [users[11]!.id, users[0]!.id, 999_999]);
+      expect(profiles.sort((x, y) => x.id - y.id)).toEqual([
+        { id: users[0]!.id, nick_name: 'v0', avatar_url: '' },
+        { id: users[11]!.id, nick_name: 'v11', avatar_url: '' },
+      ]);
+      expect(await findUserProfiles(h.db, [])).toEqual([]);
       expect((await bookStats(h.db, books[0]!.id)).readers).toBe(12);
       await recordView(h.db, users[1]!.id, books[1]!.id, 1000);
       await recordView(h.db, users[2]!.id, books[1]!.id, 1001);

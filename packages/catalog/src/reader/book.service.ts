@@ -1,18 +1,17 @@
-import { type BookContents, type BookDetail, READERS_MAX } from '@readlib/contracts';
+import type { BookContents, BookDetail } from '@readlib/contracts';
 import {
   type BookRow,
   type BookStats,
   commitStamp,
   findBookByFileName,
   findToc,
-  recentReaders,
   recordView,
   saveRating,
   userRank,
 } from '@readlib/data';
 import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
 import { notFound } from '../errors.js';
-import { statsOf } from './kept-reads.js';
+import { readersOf, statsOf } from './kept-reads.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
 import { findUserKey, registeredUser } from './user.service.js';
 
@@ -90,7 +89,7 @@ export async function bookDetail(
 }
 
 async function detailWith(ctx: ReaderContext, book: BookRow, stats: BookStats, rank: number) {
-  const readers = await recentReaders(ctx.db, book.id, READERS_MAX);
+  const readers = await readersOf(ctx, book.id);
   const figures = {
     readers,
     readerNum: stats.readers,

@@ -85,6 +85,26 @@ export async function findUserByOpenId(db: Kysely<Database>, openId: string): Pr
   return (await userByOpenId(db, openId))[0];
 }
 
+export interface UserProfileRow {
+  id: number;
+  avatar_url: string;
+  nick_name: string;
+}
+
+/** The nickname and avatar of each of these users that exists (any order). */
+export async function findUserProfiles(
+  db: Kysely<Database>,
+  ids: readonly number[],
+): Promise<UserProfileRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'avatar_url', 'nick_name'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
 export async function countUsers(db: Kysely<Database>, since?: number, until?: number): Promise<number> {
   let q = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'));
   if (since !== undefined) q = q.where('created_at', '>=', since);

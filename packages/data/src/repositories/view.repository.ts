@@ -90,6 +90,32 @@ export async function recentReaders(db: Kysely<Database>, bookId: number, limit 
   return rows.map((r) => ({ ...r, last_viewed_at: Number(r.last_viewed_at) }));
 }
 
+export interface ReaderKeyRow {
+  user_id: number;
+  last_viewed_at: number;
+}
+
+/** recentReaders' users and times only, from the readers' index alone (their profiles kept elsewhere). */
+// every registered book detail: built once
+const readerKeysOf = compiledOnce((db, bookId: number, limit: number) =>
+  db
+    .selectFrom('book_readers')
+    .select(['user_id', 'last_viewed_at'])
+    .where('book_id', '=', bookId)
+    .orderBy('last_viewed_at', 'desc')
+    .orderBy('user_id', 'desc')
+    .limit(limit),
+);
+
+export async function recentReaderKeys(
+  db: Kysely<Database>,
+  bookId: number,
+  limit = 10,
+): Promise<ReaderKeyRow[]> {
+  const rows = await readerKeysOf(db, bookId, limit);
+  return rows.map((r) => ({ user_id: Number(r.user_id), last_viewed_at: Number(r.last_viewed_at) }));
+}
+
 /** Most viewed books since `since` (ms), by view count, ties by id. */
 export async function topViewedBookIds(
   db: Kysely<Database>,
