@@ -66,13 +66,16 @@ function restart() {
     Atomics.wait(pause, 0, 0, wait);
   }
 }
-// a failed sync is reported; the restart goes on and syncs under the lock, as SQLite always does
+// a failed sync is reported once and not tried again (a platform that refuses fsync on a read-only
+// descriptor would fail every time); restarts go on and sync under the lock, as SQLite always does
+let syncFailed = false;
 function syncDatabase() {
-  if (workerData.syncFd === undefined) return undefined;
+  if (workerData.syncFd === undefined || syncFailed) return undefined;
   const started = performance.now();
   try {
     fsyncSync(workerData.syncFd);
   } catch (err) {
+    syncFailed = true;
     parentPort.postMessage({ type: 'error', message: 'sync before restart: ' + String(err && err.message || err) });
     return undefined;
   }

@@ -165,11 +165,12 @@ describe('background WAL checkpoints (SQLite file)', () => {
     expect(logsBegun).toBeGreaterThan(0);
   });
 
-  it('a sync that fails is reported, and the restart still happens (it syncs under the lock itself)', async () => {
-    const { restarts, logsBegun, errors } = await steadyWrites(300, 50, () => 2 ** 31 - 1); // no such descriptor
-    expect(errors.length).toBeGreaterThan(0);
+  it('a sync that fails is reported once, and restarts still happen (they sync under the lock themselves)', async () => {
+    const { restarts, logsBegun, errors } = await steadyWrites(300, 120, () => 2 ** 31 - 1); // no such descriptor
+    // reported once, however many restarts followed (120 transactions of ~10 pages: several thresholds)
+    expect(errors).toHaveLength(1);
     expect(errors[0]!.message).toMatch(/^sync before restart: .*EBADF/);
-    expect(restarts.filter((e) => e.busy === false).length).toBeGreaterThan(0);
+    expect(restarts.filter((e) => e.busy === false).length).toBeGreaterThan(1);
     expect(restarts.every((e) => e.syncMs === undefined)).toBe(true);
     expect(logsBegun).toBeGreaterThan(0);
   });
