@@ -11,29 +11,36 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * SQLite as invalid UTF-8 and came back as three replacement characters. Each is a client error.
  */
 export function inputProblem(value: unknown, path = '', depth = 0): string | undefined {
-  const named = (problem: string) => (path ? `${path}: ${problem}` : problem);
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) return named('NUL characters are not accepted');
+    if (value.includes('\u0000')) return named(path, 'NUL characters are not accepted');
     // JSON's \ud800 escapes decode to half a character, which neither UTF-8 column stores as sent
     return LONE_SURROGATE.test(value)
-      ? named('text must be valid Unicode (a lone surrogate was sent)')
+      ? named(path, 'text must be valid Unicode (a lone surrogate was sent)')
       : undefined;
   }
   if (typeof value === 'number') {
     return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER
       ? undefined
-      : named('numbers must be finite and at most 2^53');
+      : named(path, 'numbers must be finite and at most 2^53');
   }
   if (value === null || typeof value !== 'object' || depth > 8) return undefined;
-  for (const [k, v] of Object.entries(value)) {
+  const array = Array.isArray(value);
+  // runs on every request's query: no closure made per call (tsx names each one as it is made, which
+  // cost more than the checks themselves in a CPU profile of shelf/get) and no array of entries
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
     const problem = inputProblem(
-      v,
-      Array.isArray(value) ? `${path}[${k}]` : path ? `${path}.${k}` : k,
+      (value as Record<string, unknown>)[k],
+      array ? `${path}[${k}]` : path ? `${path}.${k}` : k,
       depth + 1,
     );
     if (problem) return problem;
   }
   return undefined;
+}
+
+function named(path: string, problem: string): string {
+  return path ? `${path}: ${problem}` : problem;
 }
 
 /** After validation (coercion done), before the handler: refuse the inputs above as invalid (400). */

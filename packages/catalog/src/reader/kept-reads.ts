@@ -87,14 +87,17 @@ export function shelfOf(
   userId: number,
   stamp: number | undefined,
 ): Promise<readonly ShelfEntryKey[]> {
-  const read = () => shelfEntries(ctx.db, userId);
-  return ctx.kept ? ctx.kept.shelves.read(userId, stamp, read) : read();
+  // arrows made per request are passed, not named: tsx names a named one as it is made (~0.3 µs)
+  return ctx.kept
+    ? ctx.kept.shelves.read(userId, stamp, () => shelfEntries(ctx.db, userId))
+    : shelfEntries(ctx.db, userId);
 }
 
 /** The book's views, readers and ratings; `stamp` as for shelfOf. */
 export function statsOf(ctx: ReaderContext, bookId: number, stamp: number | undefined): Promise<BookStats> {
-  const read = () => bookStats(ctx.db, bookId);
-  return ctx.kept ? ctx.kept.stats.read(bookId, stamp, read) : read();
+  return ctx.kept
+    ? ctx.kept.stats.read(bookId, stamp, () => bookStats(ctx.db, bookId))
+    : bookStats(ctx.db, bookId);
 }
 
 /** The book's most recent distinct readers, newest first, with their kept profiles where there are. */
