@@ -1,6 +1,7 @@
 import type { ShelfEntry, ShelfParam } from '@readlib/contracts';
 import { listShelf, removeShelf, type ShelfRow, saveShelf } from '@readlib/data';
 import { toShelfEntry } from '../book.mapper.js';
+import type { PublicUrls } from '../urls.js';
 import { findBook, findBookSynced } from './book.service.js';
 import { type ShelfEntryKey, shelfOf } from './kept-reads.js';
 import { booksByIds } from './pools.js';
@@ -31,10 +32,12 @@ export async function planShelf(ctx: ReaderContext, openId: string, fileName?: s
     findUserKey(ctx, openId),
   ]);
   if (!user) return { entries: async () => [] };
-  const toEntries = (rows: ShelfRow[]) => rows.map((r) => toShelfEntry(r, ctx.urls));
   if (!ctx.catalog) {
     const opts = book ? { bookId: book.id } : {};
-    return { userId: user.id, entries: async () => toEntries(await listShelf(ctx.db, user.id, opts)) };
+    return {
+      userId: user.id,
+      entries: async () => toEntries(await listShelf(ctx.db, user.id, opts), ctx.urls),
+    };
   }
   // with a memo only the entries are read and the books come from it (a shelf of ten books read in one
   // join cost ~0.2 ms at 100k books, mostly decoding the same book rows again); the version is taken
@@ -43,7 +46,15 @@ export async function planShelf(ctx: ReaderContext, openId: string, fileName?: s
   const shelf = await shelfOf(ctx, user.id, synced);
   const entries = book ? shelf.filter((e) => e.book_id === book.id) : shelf;
   const stamp = book || version < 0 ? undefined : `${version}|${entriesStamp(shelf)}`;
-  return { userId: user.id, stamp, entries: async () => toEntries(await shelfRowsOf(ctx, user, entries)) };
+  return {
+    userId: user.id,
+    stamp,
+    entries: async () => toEntries(await shelfRowsOf(ctx, user, entries), ctx.urls),
+  };
+}
+
+function toEntries(rows: ShelfRow[], urls: PublicUrls): ShelfEntry[] {
+  return rows.map((r) => toShelfEntry(r, urls));
 }
 
 /** Each kept shelf's entries as text, built once per array (a kept shelf is the same array until read again). */
