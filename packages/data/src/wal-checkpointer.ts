@@ -116,8 +116,14 @@ export interface WalCheckpointer {
   onEvent(listener: (e: CheckpointEvent) => void): void;
 }
 
-/** Pages after which the service's own connection still checkpoints (~40 MiB of log at 4 KiB pages). */
-export const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
+/**
+ * Pages after which the service's own connection still checkpoints (~100 MiB of log at 4 KiB pages),
+ * on its event loop, should the worker stop or fall behind. Well above RESTART_PAGES: a restart begins
+ * on the first pass past that (every 200 ms) and takes its passes and a flush first, and under the
+ * detail benchmark (~20,000 log frames a second at 100k books) the log grew past 10,000 during one,
+ * so a request's commit checkpointed on the event loop (held 58-65 ms).
+ */
+export const BACKSTOP_AUTOCHECKPOINT_PAGES = 25_000;
 
 /** Frames in the log past which the worker restarts it (~16 MiB at 4 KiB pages): below the backstop. */
 export const RESTART_PAGES = 4_000;

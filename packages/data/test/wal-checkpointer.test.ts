@@ -104,7 +104,7 @@ describe('background WAL checkpoints (SQLite file)', () => {
     h.checkpointer!.onEvent((e) => events.push(e));
     await sql`create table t (id integer primary key, body text not null)`.execute(h.db);
     // the service's own connection only checkpoints past the backstop, far above SQLite's 1,000 pages
-    expect(await pragma(h, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 10_000 });
+    expect(await pragma(h, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 25_000 });
 
     await writeRows(h, 40); // ~400 rows of 3 KB: several hundred log frames, below both thresholds
     const done = await new Promise<CheckpointEvent>((resolve, reject) => {
