@@ -45,10 +45,10 @@ function restart() {
     db.pragma('wal_checkpoint(PASSIVE)');
     if (performance.now() - started < 10) break;
   }
-  // A pass syncs the database file only when it copied to the end of the log, which under steady
-  // writes it seldom does; the restart, which does, then flushed every page those passes copied while
-  // it held the write lock (25-30 ms at 100k books under shelf saves). Flushing them here, without a
-  // lock, and copying once more what came meanwhile leaves the restart its last few pages to sync.
+  // A pass syncs the database file only when nothing was committed while it copied, which under steady
+  // writes seldom happens; the restart, which holds the write lock, then flushed every page those
+  // passes had copied (25-30 ms at 100k books under shelf saves). Flushing them here, without a lock,
+  // and copying once more what came meanwhile leaves the restart its last few pages to sync.
   const syncMs = syncDatabase();
   if (syncMs !== undefined) db.pragma('wal_checkpoint(PASSIVE)');
   // attempts without a busy handler, 1 ms apart and then further (each takes the write lock for a
