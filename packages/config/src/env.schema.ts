@@ -37,7 +37,8 @@ export const EnvSchema = Type.Object({
     description: "PostgreSQL: the services' statement_timeout (0: none); then 503. Migrations run without it",
   }),
   STORAGE_DIR: Type.String({ default: './data/storage', minLength: 1 }),
-  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000', pattern: '^https?://' }),
+  // unset: http://localhost:<READER_PORT>, so a reader moved to another port still links its own files
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },

@@ -51,7 +51,7 @@ export function loadConfig(
       statementMs: raw.DATABASE_STATEMENT_TIMEOUT_MS,
     },
     storageDir: resolve(raw.STORAGE_DIR),
-    publicBaseUrl: raw.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    publicBaseUrl: (raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.READER_PORT}`).replace(/\/+$/, ''),
     jwt: {
       secret: raw.JWT_SECRET ?? randomBytes(32).toString('hex'),
       generatedSecret: !raw.JWT_SECRET,

@@ -18,6 +18,13 @@ describe('decisions.md §1: configuration from validated environment variables',
     expect(c.env).toBe('development');
   });
 
+  it('links files on the reader port it was given when PUBLIC_BASE_URL is unset', () => {
+    expect(load({ READER_PORT: '3910' }).publicBaseUrl).toBe('http://localhost:3910');
+    expect(load({ READER_PORT: '3910', PUBLIC_BASE_URL: 'https://cdn.example.org' }).publicBaseUrl).toBe(
+      'https://cdn.example.org',
+    );
+  });
+
   it('selects PostgreSQL for a postgres:// DATABASE_URL', () => {
     expect(load({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({
       dialect: 'postgres',
