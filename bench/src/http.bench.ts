@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { startChurn } from './lib/churn.js';
+import { endpoints } from './lib/endpoints.js';
 import { adminLogin, loadGet } from './lib/load.js';
 import { machine, writeResult } from './lib/report.js';
-import { removeShelvedSince, type Sample, sampleOf, searchKeyword, startServer } from './lib/servers.js';
+import { removeShelvedSince, sampleOf, startServer } from './lib/servers.js';
 
 /**
  * pnpm --filter @readlib/bench run bench:http -- --db .data/books-100000.db [--seconds 8] [--connections 32]
@@ -29,65 +30,6 @@ const { values } = parseArgs({
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-
-interface Endpoint {
-  name: string;
-  server: 'reader' | 'admin' | 'bare';
-  path: (r: () => number) => string;
-  headers?: Record<string, string>;
-}
-
-const enc = (s: string) => encodeURIComponent(s);
-const at = <T>(r: () => number, a: readonly T[]) => a[Math.floor(r() * a.length)]!;
-
-function endpoints(s: Sample, token: string): Endpoint[] {
-  const shelf = (r: () => number) =>
-    enc(JSON.stringify({ openId: at(r, s.openIds), fileName: at(r, s.fileNames) }));
-  return [
-    { name: 'bare', server: 'bare', path: () => '/bare' },
-    // the reader's plugin stack (hooks, headers, serialisation) with no SQL: the floor of every route
-    { name: 'healthz', server: 'reader', path: () => '/healthz' },
-    { name: 'category list', server: 'reader', path: () => '/book/category/list/v2' },
-    { name: 'home/v2', server: 'reader', path: (r) => `/book/home/v2?openId=${at(r, s.openIds)}` },
-    {
-      name: 'detail',
-      server: 'reader',
-      path: (r) =>
-        `/book/detail?fileName=${at(r, r() < 0.5 ? s.hotFileNames : s.fileNames)}&openId=${at(r, s.openIds)}`,
-    },
-    {
-      name: 'detail/anon',
-      server: 'reader',
-      path: (r) => `/book/detail?fileName=${at(r, r() < 0.5 ? s.hotFileNames : s.fileNames)}`,
-    },
-    {
-      name: 'search',
-      server: 'reader',
-      path: (r) => `/book/search?keyword=${searchKeyword(s, r)}&openId=${at(r, s.openIds)}`,
-    },
-    {
-      name: 'search-list',
-      server: 'reader',
-      path: (r) =>
-        r() < 0.5
-          ? `/book/search-list?author=${enc(at(r, s.authors))}`
-          : `/book/search-list?category=${enc(at(r, s.categories))}&page=${1 + Math.floor(r() * 5)}`,
-    },
-    { name: 'shelf/get', server: 'reader', path: (r) => `/book/shelf/get?openId=${at(r, s.openIds)}` },
-    { name: 'shelf/save', server: 'reader', path: (r) => `/book/shelf/save?shelf=${shelf(r)}` },
-    // same seed as save: removes the entries the save run added
-    { name: 'shelf/remove', server: 'reader', path: (r) => `/book/shelf/remove?shelf=${shelf(r)}` },
-    {
-      name: 'admin list',
-      server: 'admin',
-      path: (r) =>
-        r() < 0.5
-          ? `/book/list?page=${1 + Math.floor(r() * 50)}&pageSize=20&sort=-id`
-          : `/book/list?page=1&pageSize=20&title=${enc(at(r, s.titles).slice(0, 5))}`,
-      headers: { authorization: `Bearer ${token}` },
-    },
-  ];
-}
 
 const db = values.db;
 const sample = await sampleOf(db, Number(values.sample));

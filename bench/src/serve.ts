@@ -9,7 +9,7 @@ import { buildApp } from '@readlib/reader-api';
 import Fastify from 'fastify';
 
 /**
- * One server process of a benchmark: `--kind reader|admin|bare --db <file|url>`. Prints one JSON line
+ * One server process of a benchmark: `--kind reader|admin|bare --db <file|url> [--cold]`. Prints one JSON line
  * `{"url": ...}` on stdout when listening; stops on SIGTERM. Logging off, rate limit out of the way.
  */
 const { values } = parseArgs({
@@ -17,6 +17,8 @@ const { values } = parseArgs({
     kind: { type: 'string', default: 'reader' },
     db: { type: 'string' },
     storage: { type: 'string' },
+    // the reader starts as startReaderServer starts it, warm-up included; --cold leaves it out (bench:cold)
+    cold: { type: 'boolean', default: false },
   },
 });
 export const BENCH_OPERATOR = { username: 'bench', password: 'bench-password-1' };
@@ -57,7 +59,7 @@ if (values.kind === 'bare') {
         console.error(`[${process.pid}]`, Date.now() % 100000, JSON.stringify(e));
     });
   if (values.kind === 'reader') {
-    const app = await buildApp(config, { db: handle.db, logger: false });
+    const app = await buildApp(config, { db: handle.db, logger: false, warm: !values.cold });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
     close = async () => {
       await app.close();

@@ -19,6 +19,7 @@ import { resRoutes } from './routes/res/res.routes.js';
 import type { RouteOptions } from './routes/route-options.js';
 import { shelfRoutes } from './routes/shelf/shelf.routes.js';
 import { userRoutes } from './routes/user/user.routes.js';
+import { installWarmUp } from './warm-up.plugin.js';
 
 export interface ReaderDeps {
   /** owned by the caller, which closes it after the app */
@@ -30,6 +31,10 @@ export interface ReaderDeps {
   now?: () => number;
   /** hot lists and counts; default: RedisCache with REDIS_URL, else MemoryCache (the caller closes a given one) */
   cache?: Cache;
+  /** build the memos when the app gets ready, before it listens (startReaderServer does; tests choose) */
+  warm?: boolean;
+  /** longest the warm-up holds the start (default WARM_UP_MAX_MS) */
+  warmUpMaxMs?: number;
 }
 
 /** Registered users whose id each reader process keeps (an openId and a number each, ~100 bytes). */
@@ -67,6 +72,7 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
   };
   // requests await their writes, so this only matters for a write whose caller went away
   app.addHook('onClose', () => writes.drain());
+  if (deps.warm) installWarmUp(app, ctx, config.banner, deps.warmUpMaxMs);
   const opts: RouteOptions = { ctx, config, fetch: deps.fetch ?? globalThis.fetch };
   for (const routes of [homeRoutes, searchRoutes, bookRoutes, shelfRoutes, userRoutes, openIdRoutes]) {
     await app.register(routes, opts);

@@ -16,6 +16,7 @@ const NONE = -1;
 export class BookCategories {
   private table = { categories: new Int32Array(0) };
   private state: 'empty' | 'loading' | 'ready' = 'empty';
+  private loading: Promise<void> | undefined;
   private generation = 0;
   /** changes that arrived while loading: applied over the loaded pages, in order, when they are in */
   private pending: Array<{
@@ -35,8 +36,14 @@ export class BookCategories {
     if (this.state === 'empty') {
       this.state = 'loading';
       // a failed load leaves the index empty: the next use tries again, callers keep using SQL meanwhile
-      this.load(db).catch(() => this.clear());
+      this.loading = this.load(db).catch(() => this.clear());
     }
+    return this.state === 'ready';
+  }
+
+  /** `ready`, awaited: true once every book's category is known, false if the load failed or was dropped. */
+  async whenReady(db: Kysely<Database>): Promise<boolean> {
+    if (!this.ready(db)) await this.loading;
     return this.state === 'ready';
   }
 

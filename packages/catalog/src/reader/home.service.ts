@@ -63,8 +63,13 @@ export function toHomeData(home: HomeRows, urls: PublicUrls): HomeData {
   };
 }
 
-export async function homeRows(ctx: ReaderContext, openId: string, banner: Banner): Promise<HomeRows> {
-  const [user, synced] = await Promise.all([findUserKey(ctx, openId), syncCatalog(ctx)]);
+/** The home page of `openId`; without one, the page every unregistered reader gets. */
+export async function homeRows(
+  ctx: ReaderContext,
+  openId: string | undefined,
+  banner: Banner,
+): Promise<HomeRows> {
+  const [user, synced] = await Promise.all([openId ? findUserKey(ctx, openId) : undefined, syncCatalog(ctx)]);
   // the whole shelf in one read serves its newest books, its size and the recommendation's exclusions
   const entries = user ? await shelfOf(ctx, user.id, synced) : [];
   const onShelf = new Set(entries.map((e) => e.book_id));
@@ -79,6 +84,17 @@ export async function homeRows(ctx: ReaderContext, openId: string, banner: Banne
     topSearch(ctx),
   ]);
   return { hotSearch, shelf, recommend, freeRead, hotBook, category, banner, shelfCount: entries.length };
+}
+
+/**
+ * What home pages share, built ahead of the first reader (warmReader): the unregistered reader's page
+ * (category list, hot lists, pools) and the newest books of every category, from which registered
+ * readers' recommendations are drawn.
+ */
+export async function warmHome(ctx: ReaderContext, banner: Banner): Promise<void> {
+  const home = await homeRows(ctx, undefined, banner);
+  const categories = home.category.map((c) => c.category);
+  await ctx.catalog?.newestListsOf(ctx.db, categories, PER_CATEGORY_POOL);
 }
 
 /** userCategoryAffinity, counted in memory from the engaged books' ids once every book's category is. */

@@ -16,3 +16,4 @@ export { sample } from './sample.js';
 export * from './search.service.js';
 export * from './shelf.service.js';
 export * from './user.service.js';
+export { type WarmUpReport, warmReader } from './warm-up.js';

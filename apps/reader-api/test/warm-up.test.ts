@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Cache } from '@readlib/catalog';
+import { testConfig } from '@readlib/config';
+import type { App } from '@readlib/http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, startReaderServer } from '../src/index.js';
+import { dialects, type Harness, harness, seedBooks } from './helpers.js';
+
+// Issue: performance — the reader builds its memos when it gets ready, before it listens, so the first
+// readers of a new process are answered as fast as later ones; a warm-up that fails or hangs delays
+// nothing but itself.
+describe.each(dialects)('the start-up warm-up on $name', (dialect) => {
+  let t: Harness | undefined;
+  const apps: App[] = [];
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+    await t?.close();
+    t = undefined;
+  });
+
+  it('runs when the app gets ready and reports what it built; tests and tools may leave it out', async () => {
+    t = await harness(dialect, {}, { warm: true });
+    await seedBooks(t, 3);
+    await t.app.ready();
+    expect(t.app.warmUp).toMatchObject({ books: 3, categoriesIndexed: true, authors: 1, publishers: 1 });
+
+    const plain = await buildApp(t.config, { db: t.h.db, logger: false });
+    apps.push(plain);
+    await plain.ready();
+    expect(plain.warmUp).toBeUndefined();
+  });
+
+  it('startReaderServer warms up before it listens', async () => {
+    t = await harness(dialect);
+    await seedBooks(t, 2);
+    const app = await startReaderServer(testConfig({ READER_PORT: '0', STORAGE_DIR: t.storage }), {
+      db: t.h.db,
+      logger: false,
+    });
+    apps.push(app);
+    expect(app.server.listening).toBe(true);
+    expect(app.warmUp?.books).toBe(2);
+  });
+
+  it('a database that is down at start: the app starts anyway and /readyz says so', async () => {
+    const h = await dialect.create();
+    const storage = mkdtempSync(join(tmpdir(), 'readlib-warm-'));
+    await h.destroy();
+    const app = await buildApp(testConfig({ STORAGE_DIR: storage }), { db: h.db, logger: false, warm: true });
+    apps.push(app);
+    try {
+      await app.ready();
+      expect(app.warmUp).toBeUndefined();
+      expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+      expect((await app.inject({ url: '/readyz' })).json()).toMatchObject({ database: false });
+    } finally {
+      rmSync(storage, { recursive: true, force: true });
+    }
+  });
+
+  it('a warm-up that hangs holds the start no longer than its bound', async () => {
+    t = await harness(dialect);
+    // a shared cache that stopped answering (Redis behind a dropped network): every read through it waits
+    const stuck: Cache = {
+      wrap: () => new Promise(() => {}),
+      invalidate: async () => {},
+      close: async () => {},
+    };
+    const app = await buildApp(t.config, {
+      db: t.h.db,
+      logger: false,
+      cache: stuck,
+      warm: true,
+      warmUpMaxMs: 50,
+    });
+    apps.push(app);
+    const started = performance.now();
+    await app.ready();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(app.warmUp).toBeUndefined();
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+  });
+});
