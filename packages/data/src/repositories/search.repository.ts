@@ -91,15 +91,31 @@ export async function searchBooks(
   return findBookSummariesByIds(db, ids);
 }
 
+/** A category's id and its name folded as the search indexes fold text. */
+export interface FoldedCategoryName {
+  id: number;
+  folded: string;
+}
+
 /**
- * Ids of the categories whose name contains the keyword, both folded as the search indexes fold them
- * (NFKC, lower case), in JavaScript: SQLite's lower() folds ASCII letters only, so `Ästhetik` was never
- * found there (an audit comparing the dialects). The table is a small taxonomy, not the catalogue.
+ * Every category's name, folded as the search indexes fold them (NFKC, lower case), in JavaScript:
+ * SQLite's lower() folds ASCII letters only, so `Ästhetik` was never found there (an audit comparing
+ * the dialects). The table is a small taxonomy, not the catalogue.
  */
-export async function categoryIdsMatching(db: Kysely<Database>, keyword: string): Promise<number[]> {
-  const kw = normalizeText(keyword);
+export async function foldedCategoryNames(db: Kysely<Database>): Promise<FoldedCategoryName[]> {
   const rows = await db.selectFrom('categories').select(['id', 'name']).execute();
-  return rows.filter((c) => normalizeText(c.name).includes(kw)).map((c) => c.id);
+  return rows.map((c) => ({ id: c.id, folded: normalizeText(c.name) }));
+}
+
+/** Ids of the categories whose folded name contains the keyword, folded alike. */
+export function categoryIdsIn(names: readonly FoldedCategoryName[], keyword: string): number[] {
+  const kw = normalizeText(keyword);
+  return names.filter((c) => c.folded.includes(kw)).map((c) => c.id);
+}
+
+/** Ids of the categories whose name contains the keyword (foldedCategoryNames, categoryIdsIn). */
+export async function categoryIdsMatching(db: Kysely<Database>, keyword: string): Promise<number[]> {
+  return categoryIdsIn(await foldedCategoryNames(db), keyword);
 }
 
 /** Categories whose name contains the keyword, most books first. */
