@@ -79,7 +79,7 @@ const config = loadConfig(
 const handle = createDb(config.database, {
   checkpoints: values.checkpoints === 'inline' ? 'inline' : 'background',
 });
-const app = await buildApp(config, { db: handle.db, logger: false });
+const app = await buildApp(config, { db: handle.db, logger: false, warm: true });
 // the background checkpointer's passes: a log that only grows means the service's commits checkpoint
 const passes = {
   checkpoint: 0,

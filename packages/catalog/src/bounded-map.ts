@@ -10,12 +10,17 @@
  * Keys are queued on insertion; a deleted key's place goes stale and is skipped (or, when the key came
  * back, its first place comes up first: a bound on memory first, a recency policy second).
  */
+/** A value and its second-chance mark: one lookup serves a read (a Set of marks cost a second hash). */
+interface Entry<V> {
+  value: V;
+  /** read since its place in the queue last came up */
+  used: boolean;
+}
+
 export class BoundedMap<K, V> {
-  private readonly map = new Map<K, V>();
+  private readonly map = new Map<K, Entry<V>>();
   private queue: K[] = [];
   private head = 0;
-  /** keys read since their place in the queue last came up */
-  private readonly used = new Set<K>();
 
   /** @param onEvict told of each entry dropped to make room (not of `delete` or `clear`) */
   constructor(
@@ -28,9 +33,10 @@ export class BoundedMap<K, V> {
   }
 
   get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined || this.map.has(key)) this.used.add(key);
-    return value;
+    const entry = this.map.get(key);
+    if (entry === undefined) return undefined;
+    entry.used = true;
+    return entry.value;
   }
 
   has(key: K): boolean {
@@ -38,24 +44,25 @@ export class BoundedMap<K, V> {
   }
 
   set(key: K, value: V): this {
-    if (!this.map.has(key)) {
-      while (this.map.size >= this.max) if (!this.evictOldest()) break;
-      this.queue.push(key);
-      // stale places of deleted keys would otherwise pile up while nothing is evicted
-      if (this.queue.length - this.head > 2 * this.max + 1024) this.rebuildQueue();
+    const entry = this.map.get(key);
+    if (entry !== undefined) {
+      entry.value = value;
+      return this;
     }
-    this.map.set(key, value);
+    while (this.map.size >= this.max) if (!this.evictOldest()) break;
+    this.queue.push(key);
+    // stale places of deleted keys would otherwise pile up while nothing is evicted
+    if (this.queue.length - this.head > 2 * this.max + 1024) this.rebuildQueue();
+    this.map.set(key, { value, used: false });
     return this;
   }
 
   delete(key: K): boolean {
-    this.used.delete(key);
     return this.map.delete(key);
   }
 
   clear(): void {
     this.map.clear();
-    this.used.clear();
     this.queue = [];
     this.head = 0;
   }
@@ -67,15 +74,16 @@ export class BoundedMap<K, V> {
   private evictOldest(): boolean {
     while (this.head < this.queue.length) {
       const key = this.queue[this.head++]!;
-      const value = this.map.get(key);
-      if (value === undefined && !this.map.has(key)) continue;
+      const entry = this.map.get(key);
+      if (entry === undefined) continue;
       // each second chance clears a mark, so a full turn of the queue at most finds an entry to evict
-      if (this.used.delete(key)) {
+      if (entry.used) {
+        entry.used = false;
         this.queue.push(key);
         continue;
       }
       this.map.delete(key);
-      this.onEvict?.(key, value as V);
+      this.onEvict?.(key, entry.value);
       if (this.head > 1024 && this.head * 2 > this.queue.length) {
         this.queue = this.queue.slice(this.head);
         this.head = 0;

@@ -150,8 +150,15 @@ export class CatalogMemo {
 
   /** Books of the given ids in that order (missing ids skipped): misses are read in one query. */
   async booksByIds(db: Kysely<Database>, ids: readonly number[]): Promise<BookRow[]> {
-    const missing = ids.filter((id) => !this.books.has(id));
-    if (missing.length > 0) {
+    // one lookup per id when all are kept (every home page comes here with 10-14 ids)
+    const kept: BookRow[] = [];
+    let missing: number[] | undefined;
+    for (const id of ids) {
+      const row = this.books.get(id);
+      if (row) kept.push(row);
+      else (missing ??= []).push(id);
+    }
+    if (missing) {
       const generation = this.generation;
       const rows = await findBooksByIds(db, missing);
       // rows read before a version change must not be kept after it
@@ -159,7 +166,7 @@ export class CatalogMemo {
       const fetched = new Map(rows.map((r) => [r.id, r]));
       return ids.flatMap((id) => this.books.get(id) ?? fetched.get(id) ?? []);
     }
-    return ids.map((id) => this.books.get(id)!);
+    return kept;
   }
 
   /** The book with this file name (unknown names are read every time: they are not kept). */
