@@ -54,6 +54,20 @@ describe('HomeAnswers', () => {
   });
 });
 
+describe('HomeAnswers bytes', () => {
+  it('keeps the shared part per category list and banner: another banner or list is sent as it is', () => {
+    const answers = new HomeAnswers(urls);
+    const home = rows([book(1, 'One')]);
+    const first = JSON.parse(answers.bytes(home).toString('utf8')).data;
+    expect(first.banner.title).toBe('T');
+    const other = { ...home, banner: { ...home.banner, title: 'Other' } };
+    expect(JSON.parse(answers.json(other)).data.banner.title).toBe('Other');
+    const renamed = { ...home, category: [{ ...home.category[0]!, categoryText: 'Annals' }] };
+    expect(JSON.parse(answers.json(renamed)).data.category[0].categoryText).toBe('Annals');
+    expect(JSON.parse(answers.json({ ...home, shelfCount: 9 })).data.shelfCount).toBe(9);
+  });
+});
+
 describe('HomeAnswers.sendCategories', () => {
   it('sends the category list envelope, serialised once per list object', async () => {
     const answers = new HomeAnswers(urls);

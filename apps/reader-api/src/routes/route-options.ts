@@ -31,5 +31,5 @@ export const ok = <T>(data: T) => success('reader', data);
 export const ack = (): { error_code: number; msg: string } => success('reader');
 
 /** Sends an envelope already serialised (kept answers), as the route's serialiser would have sent it. */
-export const sendJson = (reply: FastifyReply, json: string): FastifyReply =>
+export const sendJson = (reply: FastifyReply, json: string | Buffer): FastifyReply =>
   reply.type('application/json; charset=utf-8').send(json);
