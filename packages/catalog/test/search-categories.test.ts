@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogMemo } from '../src/reader/catalog-memo.js';
 import type { ReaderContext } from '../src/reader/reader-context.js';
 import { search } from '../src/reader/search.service.js';
-import { PublicUrls } from '../src/urls.js';
+import { readerContext } from './context.js';
 
 const dialects = await testDialects();
 
@@ -16,12 +16,7 @@ describe.each(dialects)('search categories kept per catalogue version on $name',
   let ctx: ReaderContext;
   beforeEach(async () => {
     h = await dialect.create();
-    ctx = {
-      db: h.db,
-      urls: new PublicUrls('http://localhost:3000'),
-      now: Date.now,
-      catalog: new CatalogMemo(),
-    };
+    ctx = readerContext(h.db, { catalog: new CatalogMemo() });
   });
   afterEach(async () => h.destroy());
 

@@ -6,7 +6,7 @@ import { CatalogMemo } from '../src/reader/catalog-memo.js';
 import { homeRows } from '../src/reader/home.service.js';
 import type { ReaderContext } from '../src/reader/reader-context.js';
 import { warmReader } from '../src/reader/warm-up.js';
-import { PublicUrls } from '../src/urls.js';
+import { readerContext } from './context.js';
 
 const dialects = await testDialects();
 const banner = { img: 'b.png', title: 'Banner', subTitle: '', url: '' };
@@ -18,13 +18,7 @@ describe.each(dialects)('warmReader on $name', (dialect) => {
   let ctx: ReaderContext;
   beforeEach(async () => {
     h = await dialect.create();
-    ctx = {
-      db: h.db,
-      urls: new PublicUrls('http://localhost:3000'),
-      now: Date.now,
-      cache: new MemoryCache(),
-      catalog: new CatalogMemo(),
-    };
+    ctx = readerContext(h.db, { cache: new MemoryCache(), catalog: new CatalogMemo() });
     for (let i = 0; i < 6; i++)
       await insertBook(
         h.db,
