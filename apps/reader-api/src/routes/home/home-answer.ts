@@ -46,6 +46,7 @@ export class HomeAnswers {
     return this.bytes(home).toString('utf8');
   }
 
+  /** The home envelope as UTF-8 bytes: this page's own parts encoded, the shared part as kept. */
   bytes(home: HomeRows): Buffer {
     const { hotSearch: hot } = home;
     const head = [
