@@ -10,8 +10,8 @@ import { sampleOf, startServer } from './lib/servers.js';
  * A reader process just started, second by second: for each endpoint, a new reader process with its
  * start-up warm-up (as startReaderServer runs it) and one started `--cold` (none), each loaded from its
  * first second by autocannon (32 connections) in one-second windows. Reports how long the process took
- * to listen (from spawn) and the CPU it used until then, and per window the server's CPU per request and p99 latency. Modes alternate,
- * so the machine's drift touches both.
+ * to listen (from spawn) and the CPU it used until then, and per window the server's CPU per request
+ * and p99 latency. Modes alternate, so the machine's drift touches both.
  */
 const { values } = parseArgs({
   options: {

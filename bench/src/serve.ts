@@ -9,8 +9,9 @@ import { buildApp } from '@readlib/reader-api';
 import Fastify from 'fastify';
 
 /**
- * One server process of a benchmark: `--kind reader|admin|bare --db <file|url> [--cold]`. Prints one JSON line
- * `{"url": ...}` on stdout when listening; stops on SIGTERM. Logging off, rate limit out of the way.
+ * One server process of a benchmark: `--kind reader|admin|bare --db <file|url> [--cold]`. Prints one
+ * JSON line `{"url": ...}` on stdout when listening; stops on SIGTERM. Logging off, rate limit out of
+ * the way.
  */
 const { values } = parseArgs({
   options: {

@@ -1,3 +1,10 @@
+/** A value and its second-chance mark: one lookup serves a read (a Set of marks cost a second hash). */
+interface Entry<V> {
+  value: V;
+  /** read since its place in the queue last came up */
+  used: boolean;
+}
+
 /**
  * A Map of at most `max` entries that evicts in insertion order with a second chance (CLOCK): an entry
  * read by `get` since its place last came up is queued again instead of evicted, so the keys a busy
@@ -10,13 +17,6 @@
  * Keys are queued on insertion; a deleted key's place goes stale and is skipped (or, when the key came
  * back, its first place comes up first: a bound on memory first, a recency policy second).
  */
-/** A value and its second-chance mark: one lookup serves a read (a Set of marks cost a second hash). */
-interface Entry<V> {
-  value: V;
-  /** read since its place in the queue last came up */
-  used: boolean;
-}
-
 export class BoundedMap<K, V> {
   private readonly map = new Map<K, Entry<V>>();
   private queue: K[] = [];
