@@ -4,6 +4,7 @@ import {
   bookSearchColumns,
   createDb,
   DEFAULT_CATEGORIES,
+  optimizeSearchIndexes,
   rebuildActivityStats,
   rebuildBookValues,
   rebuildCategoryCounts,
@@ -237,8 +238,11 @@ lap('analyze');
   // load bypassed
   await rebuildBookValues(h.db);
   await rebuildCategoryCounts(h.db);
-  await h.destroy();
   lap('facet values');
+  // as `pnpm cli import` leaves a bulk import: the search indexes merged into one segment each
+  await optimizeSearchIndexes(h.db);
+  await h.destroy();
+  lap('search indexes merged');
 }
 
 export function keywordFrom(r: () => number, text: string): string {

@@ -2,6 +2,7 @@ import { changeOperatorPassword, createOperator } from '@readlib/catalog';
 import { loadConfig } from '@readlib/config';
 import { backupSqlite, restoreSqlite } from './commands/backup.command.js';
 import { collectEpubs, importAll } from './commands/import.command.js';
+import { mergeSearchIndexes, OPTIMIZE_AFTER_ADDED } from './commands/optimize.command.js';
 import { forgetDevPassword } from './operator-note.js';
 import { Progress } from './progress.js';
 import { openRuntime } from './runtime.js';
@@ -55,8 +56,12 @@ async function run({ command, positionals, values }: Invocation): Promise<number
           `imported ${sources.length} files in ${secs.toFixed(1)} s: ${s.added} added, ${s.duplicate} skipped as duplicate, ${s.failed.length} failed`,
         );
         for (const f of s.failed) console.log(`  failed ${f.file}: ${f.reason}`);
+        if (s.added >= OPTIMIZE_AFTER_ADDED) console.log(await mergeSearchIndexes(rt.handle.db));
         return s.failed.length ? 1 : 0;
       }
+      case 'optimize':
+        console.log(await mergeSearchIndexes(rt.handle.db));
+        return 0;
       case 'operator:create': {
         const { password, given } = await operatorPassword();
         await createOperator(rt.handle.db, { username: first, password, nickname: values.nickname ?? first });

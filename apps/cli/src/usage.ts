@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 
 export const USAGE = `usage: pnpm cli <command>
   migrate                                   apply database migrations and exit
-  import <file|dir>... [--category <name>]  bulk-import EPUB files (folders are searched for *.epub)
+  import <file|dir>... [--category <name>]  bulk-import EPUB files (folders are searched for *.epub);
+                                            100 books added or more: the search indexes are merged after
+  optimize                                  merge the search indexes into one segment each (SQLite)
   backup <dest>                             consistent online snapshot of the SQLite database and store
   restore <src>                             put a backup in place (stop the services first)
   operator:create <username> [--nickname <name>]
@@ -28,6 +30,7 @@ interface CommandSpec {
 
 const COMMANDS: Record<string, CommandSpec> = {
   migrate: {},
+  optimize: {},
   import: { missing: 'name at least one file or folder', many: true, options: ['category'] },
   backup: { missing: 'name a destination folder' },
   restore: { missing: 'name the backup folder' },

@@ -33,6 +33,7 @@ export * from './repositories/user.repository.js';
 export * from './repositories/view.repository.js';
 export * from './repositories/view-days.repository.js';
 export { bookGrams, bookSearchColumns, isShortKeyword, normalizeText, valueGrams } from './search/grams.js';
+export { optimizeSearchIndexes, SEARCH_INDEXES } from './search/optimize.js';
 export { TextMatcher } from './search/text-matcher.js';
 export { isDatabaseUnavailable } from './unavailable.js';
 export type { CheckpointEvent, WalCheckpointer } from './wal-checkpointer.js';
