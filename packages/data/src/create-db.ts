@@ -6,7 +6,7 @@ import pg from 'pg';
 import { setCommitProbe } from './commit-probe.js';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
-import { holdFileSync } from './file-sync.js';
+import { type HeldFile, holdFile } from './held-file.js';
 import { trackPool } from './pool-stats.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { SqliteReadWorker, setReadWorker } from './sqlite-read-worker.js';
@@ -103,7 +103,7 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
   // the writer serves most reads too, hence the larger cache, and waits for locks with timers
   const writer = openSqlite(config.file, { busyTimeoutMs: 0, cacheMiB: 64 });
   const reader = openSqlite(config.file, { busyTimeoutMs: DEFAULT_LOCK_WAIT_MS, cacheMiB: 16 });
-  const fileSync = options.checkpoints === 'background' ? holdFileSync(config.file) : undefined;
+  const fileSync = options.checkpoints === 'background' ? holdFile(config.file) : undefined;
   const checkpointer = fileSync ? startWalCheckpointer(config.file, { syncFd: fileSync.fd }) : undefined;
   if (checkpointer) {
     for (const c of [reader, writer]) c.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
@@ -132,7 +132,8 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
   }));
   // started on the first long read (report screens): a service that makes none has no such thread
   // the reader connection never writes, so its data_version moves with every commit, this process's too
-  setCommitProbe(db, reader);
+  const walIndex = holdWalIndex(config.file, reader);
+  setCommitProbe(db, reader, walIndex?.fd);
   const readWorker = new SqliteReadWorker(config.file);
   setReadWorker(db, readWorker);
   return {
@@ -143,10 +144,27 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       await checkpointer?.stop();
       await readWorker.close();
       await db.destroy();
-      // last: closing it drops this process's locks on the file (file-sync.ts)
+      // last: closing them drops this process's locks on the files (held-file.ts)
       fileSync?.release();
+      walIndex?.release();
     },
   };
+}
+
+/**
+ * The wal-index (`<file>-shm`) of a file in WAL mode, for the commit probe; undefined if the file is not
+ * in WAL mode (a file system without shared memory, where SQLite keeps its rollback journal: a stale
+ * `-shm` left beside it would never change) or the wal-index cannot be opened.
+ */
+function holdWalIndex(file: string, connection: SQLite.Database): HeldFile | undefined {
+  if (connection.pragma('journal_mode', { simple: true }) !== 'wal') return undefined;
+  // a read first: a connection's first one creates and sets up the wal-index if no connection has yet
+  connection.pragma('data_version');
+  try {
+    return holdFile(`${file}-shm`);
+  } catch {
+    return undefined;
+  }
 }
 
 /** How long a SQLite write waits for another process's write lock by default (then 503). */

@@ -1,4 +1,4 @@
-export { commitStamp } from './commit-probe.js';
+export { commitStamp, commitStampSource } from './commit-probe.js';
 export * from './constraint-errors.js';
 export * from './create-db.js';
 export * from './database.js';

@@ -135,7 +135,7 @@ export interface WalCheckpointerOptions {
   restartPages?: number;
   /** longest the worker keeps trying to restart the log (default 1 s; then the next pass tries) */
   restartWaitMs?: number;
-  /** a descriptor of the database file (file-sync.ts) to flush before each restart, outside the lock */
+  /** a descriptor of the database file (held-file.ts) to flush before each restart, outside the lock */
   syncFd?: number;
 }
 

@@ -1,6 +1,11 @@
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { commitStamp, createDb, insertBook, saveShelf, upsertUser } from '../src/index.js';
+import { setCommitProbe } from '../src/commit-probe.js';
+import { commitStamp, commitStampSource, createDb, insertBook, saveShelf, upsertUser } from '../src/index.js';
 import { sampleBook, testDialects } from '../src/testing/index.js';
 
 const dialects = await testDialects();
@@ -16,6 +21,8 @@ describe.each(sqliteOnly)(
     afterEach(async () => h.destroy());
 
     it('stays while only reads happen', async () => {
+      // the wal-index header, not a statement: what the rest of these tests check
+      expect(commitStampSource(h.db)).toBe('wal-index');
       const before = commitStamp(h.db);
       expect(before).toEqual(expect.any(Number));
       await h.db.selectFrom('books').selectAll().execute();
@@ -70,6 +77,85 @@ describe.each(sqliteOnly)(
     });
   },
 );
+
+describe('commitStamp read from a wal-index header (sqlite.org/walformat.html)', () => {
+  // a header as SQLite writes it: version 3007000, isInit 1, a frame count; both copies alike
+  function header(frames: number): Buffer {
+    const copy = Buffer.alloc(48);
+    copy.writeUInt32LE(3007000, 0);
+    copy[12] = 1;
+    copy.writeUInt32LE(frames, 16);
+    return Buffer.concat([copy, copy, Buffer.alloc(40)]);
+  }
+  let dir: string;
+  let shm: string;
+  let fd: number;
+  let connection: SQLite.Database;
+  const db = {};
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'readlib-probe-'));
+    shm = join(dir, 'fake-shm');
+    writeFileSync(shm, header(5));
+    fd = openSync(shm, 'r');
+    connection = new SQLite(':memory:');
+  });
+  afterEach(() => {
+    connection.close();
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stays while the header stays, and moves once for each new header', () => {
+    setCommitProbe(db, connection, fd);
+    expect(commitStampSource(db)).toBe('wal-index');
+    const s0 = commitStamp(db);
+    expect(commitStamp(db)).toBe(s0);
+    writeFileSync(shm, header(9));
+    const s1 = commitStamp(db);
+    expect(s1).not.toBe(s0);
+    expect(commitStamp(db)).toBe(s1);
+  });
+
+  it('moves on every read while the two copies differ (a header being written), then settles', () => {
+    setCommitProbe(db, connection, fd);
+    const s0 = commitStamp(db);
+    const torn = header(5);
+    torn.writeUInt32LE(6, 48 + 16); // the second copy is written first
+    writeFileSync(shm, torn);
+    const s1 = commitStamp(db);
+    const s2 = commitStamp(db);
+    expect(new Set([s0, s1, s2]).size).toBe(3);
+    writeFileSync(shm, header(6));
+    const s3 = commitStamp(db);
+    expect([s0, s1, s2]).not.toContain(s3);
+    expect(commitStamp(db)).toBe(s3);
+  });
+
+  it('moves while the header is not set up, or short', () => {
+    setCommitProbe(db, connection, fd);
+    const s0 = commitStamp(db);
+    const unset = header(5);
+    unset[12] = 0;
+    unset[48 + 12] = 0;
+    writeFileSync(shm, unset);
+    const s1 = commitStamp(db);
+    expect(s1).not.toBe(s0);
+    expect(commitStamp(db)).not.toBe(s1);
+    writeFileSync(shm, header(5).subarray(0, 60));
+    const s2 = commitStamp(db);
+    expect(commitStamp(db)).not.toBe(s2);
+  });
+
+  it('asks data_version instead where the file holds no header of the known version', () => {
+    const other = header(5);
+    other.writeUInt32LE(3100000, 0);
+    other.writeUInt32LE(3100000, 48);
+    writeFileSync(shm, other);
+    setCommitProbe(db, connection, fd);
+    expect(commitStampSource(db)).toBe('data_version');
+    expect(commitStamp(db)).toEqual(expect.any(Number));
+  });
+});
 
 describe('commitStamp where the dialect tells nothing', () => {
   it('is undefined for an in-memory SQLite database', async () => {

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../src/create-db.js';
-import { type FileSync, holdFileSync } from '../src/file-sync.js';
+import { type HeldFile, holdFile } from '../src/held-file.js';
 import { type CheckpointEvent, startWalCheckpointer } from '../src/wal-checkpointer.js';
 
 const dirs: string[] = [];
@@ -152,9 +152,9 @@ describe('background WAL checkpoints (SQLite file)', () => {
   });
 
   it('flushes the database file before each restart, outside the lock, given a descriptor of it', async () => {
-    const held: FileSync[] = [];
+    const held: HeldFile[] = [];
     const { restarts, logsBegun, errors } = await steadyWrites(300, 50, (file) => {
-      held.push(holdFileSync(file));
+      held.push(holdFile(file));
       return held[0]!.fd;
     });
     for (const h of held) h.release();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb } from '../src/create-db.js';
-import { heldFileSyncs, holdFileSync } from '../src/file-sync.js';
+import { heldFiles, holdFile } from '../src/held-file.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -28,34 +28,35 @@ describe('one descriptor per database file per process (closing one drops the pr
   it('shares the descriptor however the path is spelled, and closes it when the last holder lets go', () => {
     const file = join(tempDir(), 'db.sqlite');
     writeFileSync(file, '');
-    const before = heldFileSyncs();
-    const a = holdFileSync(file);
-    const b = holdFileSync(relative(process.cwd(), file));
+    const before = heldFiles();
+    const a = holdFile(file);
+    const b = holdFile(relative(process.cwd(), file));
     expect(b.fd).toBe(a.fd);
-    expect(heldFileSyncs()).toBe(before + 1);
+    expect(heldFiles()).toBe(before + 1);
 
     a.release();
     a.release(); // a second release of the same hold counts once
     expect(isOpen(b.fd)).toBe(true);
     b.release();
     expect(isOpen(b.fd)).toBe(false);
-    expect(heldFileSyncs()).toBe(before);
+    expect(heldFiles()).toBe(before);
   });
 
-  it('a handle with background checkpoints holds it until destroyed, after its connections', async () => {
+  it('a handle holds its wal-index (and its file, with background checkpoints) until destroyed, after its connections', async () => {
     const file = join(tempDir(), 'db.sqlite');
-    const before = heldFileSyncs();
+    const before = heldFiles();
     const first = createDb({ dialect: 'sqlite', file }, { checkpoints: 'background' });
     const second = createDb({ dialect: 'sqlite', file }, { checkpoints: 'background' });
-    expect(heldFileSyncs()).toBe(before + 1);
+    expect(heldFiles()).toBe(before + 2);
     await first.destroy();
-    // the other handle still has connections on the file: the descriptor (and their locks) stay
-    expect(heldFileSyncs()).toBe(before + 1);
+    // the other handle still has connections on the files: the descriptors (and their locks) stay
+    expect(heldFiles()).toBe(before + 2);
     await second.destroy();
-    expect(heldFileSyncs()).toBe(before);
+    expect(heldFiles()).toBe(before);
 
     const inline = createDb({ dialect: 'sqlite', file });
-    expect(heldFileSyncs()).toBe(before);
+    expect(heldFiles()).toBe(before + 1);
     await inline.destroy();
+    expect(heldFiles()).toBe(before);
   });
 });

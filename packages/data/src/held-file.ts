@@ -1,16 +1,17 @@
 import { closeSync, openSync, statSync } from 'node:fs';
 
 /**
- * A descriptor of a database file that only ever fsyncs it, so the checkpointer can flush the pages its
- * passive passes copied *before* it takes the write lock to restart the log (the restart then syncs
- * the last few milliseconds' pages instead of everything since the last full pass; wal-checkpointer.ts).
+ * A read-only descriptor of one of a database's files, held beside SQLite's own: the checkpointer
+ * fsyncs the database file through one, so it can flush the pages its passive passes copied *before*
+ * it takes the write lock to restart the log (wal-checkpointer.ts); the commit probe reads the
+ * wal-index header of `<file>-shm` through another (commit-probe.ts).
  *
  * Closing any descriptor of a file drops every POSIX lock this process holds on it, SQLite's included
  * (https://sqlite.org/howtocorrupt.html#_posix_advisory_locks_canceled_by_a_separate_thread_doing_close_).
  * So there is one descriptor per file per process, shared by every handle of that file and closed only
  * when the last of them is released, which createDb does after its connections are closed.
  */
-export interface FileSync {
+export interface HeldFile {
   readonly fd: number;
   release(): void;
 }
@@ -18,7 +19,7 @@ export interface FileSync {
 const held = new Map<string, { fd: number; users: number }>();
 
 /** Same file, same descriptor, however the path is spelled (the key is the device and inode). */
-export function holdFileSync(file: string): FileSync {
+export function holdFile(file: string): HeldFile {
   const { dev, ino } = statSync(file);
   const key = `${dev}:${ino}`;
   let entry = held.get(key);
@@ -42,6 +43,6 @@ export function holdFileSync(file: string): FileSync {
 }
 
 /** Descriptors held now (tests). */
-export function heldFileSyncs(): number {
+export function heldFiles(): number {
   return held.size;
 }
