@@ -75,6 +75,32 @@ describe.each(dialects)('kept book details on $name', (dialect) => {
     expect((await detail(fileName)).readers).toHaveLength(2);
   });
 
+  it('a kept answer with CJK text around the rank is spliced by bytes, its length sent right', async () => {
+    t = await harness(dialect);
+    const [book] = await seedBooks(t, 1);
+    const fileName = book!.file_name;
+    await updateBook(t.h.db, fileName, { title: '红楼梦 — 第一卷', author: '曹雪芹' });
+    for (const u of ['读者甲', '读者乙']) await register(t, u, { nickName: `昵称${u}` });
+    await get(t, '/book/rank/save', { fileName, openId: '读者甲', rank: 4 });
+    await detail(fileName, '读者乙');
+    await detail(fileName, '读者甲');
+    for (const [openId, rank] of [
+      ['读者甲', 4],
+      ['读者乙', 0],
+      [undefined, 0],
+    ] as const) {
+      const res = await t.app.inject({
+        url: `/book/detail?fileName=${fileName}${openId ? `&openId=${encodeURIComponent(openId)}` : ''}`,
+      });
+      expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+      const d = JSON.parse(res.rawPayload.toString('utf8')).data;
+      expect(d).toMatchObject({ title: '红楼梦 — 第一卷', author: '曹雪芹', rank, readerNum: 2 });
+      expect(d.readers.map((r: { nickName: string }) => r.nickName).sort()).toEqual(
+        ['昵称读者乙', '昵称读者甲'].sort(),
+      );
+    }
+  });
+
   it('the answer is kept: a change that moves no count or version is not seen', async () => {
     t = await harness(dialect);
     const [book] = await seedBooks(t, 1);

@@ -5,6 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { HomeAnswers } from '../src/routes/home/home-answer.js';
+import { keptBytes } from '../src/routes/route-options.js';
 
 // Issue: performance — the home page (spec §4.1) is serialised from parts kept per book row and per
 // category list; what it sends must be the contract's HomeData, as the route's schema serialiser sent it.
@@ -83,5 +84,17 @@ describe('HomeAnswers.sendCategories', () => {
     list = [{ ...list[0]!, num: 5 }];
     expect((await app.inject('/c')).json().data[0].num).toBe(5);
     await app.close();
+  });
+});
+
+describe('keptBytes', () => {
+  it('is the UTF-8 of the text in a buffer of its own, not a slice of a slab shared with others', () => {
+    const text = '{"title":"红楼梦","n":1}';
+    const bytes = keptBytes(text);
+    expect(bytes.toString('utf8')).toBe(text);
+    expect(bytes.length).toBe(Buffer.byteLength(text));
+    // a kept slice of Node's 8 KB pool would keep the whole pool alive
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+    expect(Buffer.from(text).buffer.byteLength).toBeGreaterThan(bytes.length);
   });
 });

@@ -3,7 +3,7 @@ import type { ShelfEntry } from '@readlib/contracts';
 import { deleteBook, removeShelf, saveShelf, updateBook } from '@readlib/data';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SHELF_ANSWER_MAX_CHARS, ShelfAnswers } from '../src/routes/shelf/shelf-answers.js';
+import { SHELF_ANSWER_MAX_BYTES, ShelfAnswers } from '../src/routes/shelf/shelf-answers.js';
 import { dialects, get, type Harness, harness, register, seedBooks, shelfArg } from './helpers.js';
 
 // Issue: performance — a user's serialised shelf is kept per process (spec §4.8, decisions.md §3
@@ -108,7 +108,7 @@ describe('ShelfAnswers', () => {
     await send({ stamp: 's' }, 1);
     await send({ stamp: 's' }, 1);
     expect(calls.entries).toBe(4);
-    const big = Math.ceil(SHELF_ANSWER_MAX_CHARS / 100);
+    const big = Math.ceil(SHELF_ANSWER_MAX_BYTES / 100);
     expect(await send({ userId: 3, stamp: 's' }, big)).toHaveLength(big);
     expect(await send({ userId: 3, stamp: 's' }, 1)).toHaveLength(1);
     expect(calls.entries).toBe(6);

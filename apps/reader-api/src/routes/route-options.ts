@@ -33,3 +33,14 @@ export const ack = (): { error_code: number; msg: string } => success('reader');
 /** Sends an envelope already serialised (kept answers), as the route's serialiser would have sent it. */
 export const sendJson = (reply: FastifyReply, json: string | Buffer): FastifyReply =>
   reply.type('application/json; charset=utf-8').send(json);
+
+/**
+ * Text as UTF-8 bytes in a buffer of their own, for answers kept across requests. `Buffer.from` puts
+ * short text in a slice of an 8 KB slab Node shares between allocations, and a slice kept alive keeps
+ * its whole slab alive: thousands of kept book summaries could hold a slab each.
+ */
+export function keptBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}

@@ -1,7 +1,7 @@
 import { BoundedMap, type DetailPlan } from '@readlib/catalog';
 import type { BookRow } from '@readlib/data';
 import type { FastifyReply } from 'fastify';
-import { ok, sendJson } from '../route-options.js';
+import { keptBytes, ok, sendJson } from '../route-options.js';
 
 /** Books whose serialised detail is kept (~1.6 KB each). */
 export const DETAIL_ANSWERS_KEPT = 10_000;
@@ -13,8 +13,9 @@ const MARK = `"rank":${RANK_MARK}`;
 interface Answer {
   book: BookRow;
   stamp: string;
-  head: string;
-  tail: string;
+  /** UTF-8 bytes: kept as text, a detail was measured and encoded again on every request */
+  head: Buffer;
+  tail: Buffer;
 }
 
 /**
@@ -32,7 +33,7 @@ export class DetailAnswers {
     return sendJson(reply, await this.answer(reply, plan));
   }
 
-  private async answer(reply: FastifyReply, plan: DetailPlan): Promise<string> {
+  private async answer(reply: FastifyReply, plan: DetailPlan): Promise<string | Buffer> {
     const kept = this.answers.get(plan.book.id);
     if (kept && kept.book === plan.book && kept.stamp === plan.stamp) return spliced(kept, plan.rank);
     const detail = await plan.detail();
@@ -43,12 +44,20 @@ export class DetailAnswers {
     const answer = {
       book: plan.book,
       stamp: plan.stamp ?? '',
-      head: json.slice(0, at),
-      tail: json.slice(at + MARK.length),
+      head: keptBytes(json.slice(0, at)),
+      tail: keptBytes(json.slice(at + MARK.length)),
     };
     if (plan.stamp !== undefined) this.answers.set(plan.book.id, answer);
     return spliced(answer, plan.rank);
   }
 }
 
-const spliced = (a: Answer, rank: number) => `${a.head}"rank":${rank}${a.tail}`;
+/** The kept answer with `"rank":<rank>` between its parts. */
+function spliced(a: Answer, rank: number): Buffer {
+  const field = `"rank":${rank}`;
+  const bytes = Buffer.allocUnsafe(a.head.length + field.length + a.tail.length);
+  bytes.set(a.head, 0);
+  bytes.write(field, a.head.length, 'latin1');
+  bytes.set(a.tail, a.head.length + field.length);
+  return bytes;
+}
