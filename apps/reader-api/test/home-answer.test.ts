@@ -66,6 +66,12 @@ describe('HomeAnswers bytes', () => {
     const renamed = { ...home, category: [{ ...home.category[0]!, categoryText: 'Annals' }] };
     expect(JSON.parse(answers.json(renamed)).data.category[0].categoryText).toBe('Annals');
     expect(JSON.parse(answers.json({ ...home, shelfCount: 9 })).data.shelfCount).toBe(9);
+    // the top keyword is kept by its words and count, so a new count or keyword is sent as it is
+    for (const hotSearch of [
+      { num: 13, keyword: home.hotSearch.keyword },
+      { num: 13, keyword: '三国' },
+    ])
+      expect(JSON.parse(answers.json({ ...home, hotSearch })).data.hotSearch).toEqual(hotSearch);
   });
 });
 

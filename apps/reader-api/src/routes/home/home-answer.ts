@@ -26,7 +26,8 @@ const CATEGORY = Buffer.from('],"category":');
  */
 export class HomeAnswers {
   private readonly books = new WeakMap<BookRow, Buffer>();
-  private readonly hot = new WeakMap<object, Buffer>();
+  /** the top keyword last sent: a new object on every page, the same words for seconds at a time */
+  private hot: { num: number; keyword: string; bytes: Buffer } | undefined;
   private readonly lists = new WeakMap<object, string>();
   /** per category list: `<list>,"banner":<banner>,"shelfCount":` as bytes, for the banner it was made with */
   private readonly tails = new WeakMap<object, { banner: Banner; bytes: Buffer }>();
@@ -57,11 +58,12 @@ export class HomeAnswers {
   /** The home envelope as UTF-8 bytes, copied from the kept parts; only the shelf size is written here. */
   bytes(home: HomeRows): Buffer {
     const parts: Buffer[] = [OPEN, this.hotSearch(home.hotSearch)];
-    for (const [i, name] of SECTIONS.entries()) {
+    for (let i = 0; i < SECTIONS.length; i++) {
       parts.push(BEFORE[i]!);
-      for (const [j, row] of home[name].entries()) {
+      const rows = home[SECTIONS[i]!];
+      for (let j = 0; j < rows.length; j++) {
         if (j > 0) parts.push(COMMA);
-        parts.push(this.summary(row));
+        parts.push(this.summary(rows[j]!));
       }
     }
     parts.push(CATEGORY, this.tail(home.category, home.banner));
@@ -78,12 +80,11 @@ export class HomeAnswers {
     return page;
   }
 
-  private hotSearch(hot: HomeRows['hotSearch']): Buffer {
-    let bytes = this.hot.get(hot);
-    if (bytes === undefined) {
-      bytes = keptBytes(JSON.stringify({ num: hot.num, keyword: hot.keyword }));
-      this.hot.set(hot, bytes);
-    }
+  private hotSearch({ num, keyword }: HomeRows['hotSearch']): Buffer {
+    const kept = this.hot;
+    if (kept !== undefined && kept.num === num && kept.keyword === keyword) return kept.bytes;
+    const bytes = keptBytes(JSON.stringify({ num, keyword }));
+    this.hot = { num, keyword, bytes };
     return bytes;
   }
 
