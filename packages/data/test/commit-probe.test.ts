@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -52,6 +54,28 @@ describe.each(sqliteOnly)(
       } finally {
         await other.destroy();
       }
+    });
+
+    it('moves with a commit of a separate OS process, and stays while one only reads', async () => {
+      if (h.config.dialect !== 'sqlite') throw new Error('unreachable');
+      // a plain better-sqlite3 connection in a child process: its own mapping of the wal-index
+      const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+      const child = (sqlText: string) =>
+        execFileSync(process.execPath, [
+          '-e',
+          `const db = new (require(process.argv[1]))(process.argv[2]); db.pragma('busy_timeout = 5000'); db.exec(process.argv[3]); db.close();`,
+          driver,
+          h.config.file,
+          sqlText,
+        ]);
+      await h.db.selectFrom('books').select('id').execute();
+      const before = commitStamp(h.db);
+      child('select count(*) from books');
+      expect(commitStamp(h.db)).toBe(before);
+      child('create table scratch (x integer); insert into scratch values (1)');
+      const after = commitStamp(h.db);
+      expect(after).not.toBe(before);
+      expect(commitStamp(h.db)).toBe(after);
     });
 
     it('stays through a rolled-back transaction', async () => {
