@@ -38,14 +38,16 @@ export class DetailAnswers {
     if (kept && kept.book === plan.book && kept.stamp === plan.stamp) return spliced(kept, plan.rank);
     const detail = await plan.detail();
     const json = reply.serialize(ok({ ...detail, rank: RANK_MARK })) as string;
-    const at = json.indexOf(MARK);
     // the schema serialises every field it declares, rank included; should it ever not, keep nothing
-    if (at < 0) return reply.serialize(ok({ ...detail, rank: plan.rank })) as string;
+    if (!json.includes(MARK)) return reply.serialize(ok({ ...detail, rank: plan.rank })) as string;
+    // both halves in one buffer: a registered reader's view moves the stamp, so this runs per view
+    const bytes = keptBytes(json);
+    const at = bytes.indexOf(MARK);
     const answer = {
       book: plan.book,
       stamp: plan.stamp ?? '',
-      head: keptBytes(json.slice(0, at)),
-      tail: keptBytes(json.slice(at + MARK.length)),
+      head: bytes.subarray(0, at),
+      tail: bytes.subarray(at + MARK.length),
     };
     if (plan.stamp !== undefined) this.answers.set(plan.book.id, answer);
     return spliced(answer, plan.rank);
