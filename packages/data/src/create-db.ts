@@ -130,10 +130,11 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     total: (reader.open ? 1 : 0) + (writer.open ? 1 : 0),
     waiting: gauges.waiting,
   }));
-  // started on the first long read (report screens): a service that makes none has no such thread
-  // the reader connection never writes, so its data_version moves with every commit, this process's too
+  // the wal-index header moves with every commit; where it cannot be read, the reader connection's
+  // data_version does: it never writes, so it moves with every commit, this process's too
   const walIndex = holdWalIndex(config.file, reader);
   setCommitProbe(db, reader, walIndex?.fd);
+  // started on the first long read (report screens): a service that makes none has no such thread
   const readWorker = new SqliteReadWorker(config.file);
   setReadWorker(db, readWorker);
   return {

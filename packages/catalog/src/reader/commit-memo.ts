@@ -7,7 +7,7 @@ interface Kept<V> {
 
 /**
  * Values read from the database, reused while nothing at all has been committed to it since they were
- * read (`commitStamp` from @readlib/data, SQLite's data_version): any commit by any process, of any
+ * read (`commitStamp` from @readlib/data, SQLite's wal-index header): any commit by any process, of any
  * table, makes every value read again, so it is exact and pays only where reads outnumber commits.
  * Where the dialect tells nothing (PostgreSQL) every call reads and nothing is kept. Values are shared
  * between callers: they must not be changed.
