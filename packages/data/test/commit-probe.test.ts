@@ -58,6 +58,7 @@ describe.each(sqliteOnly)(
 
     it('moves with a commit of a separate OS process, and stays while one only reads', async () => {
       if (h.config.dialect !== 'sqlite') throw new Error('unreachable');
+      const file = h.config.file;
       // a plain better-sqlite3 connection in a child process: its own mapping of the wal-index
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
       const child = (sqlText: string) =>
@@ -65,7 +66,7 @@ describe.each(sqliteOnly)(
           '-e',
           `const db = new (require(process.argv[1]))(process.argv[2]); db.pragma('busy_timeout = 5000'); db.exec(process.argv[3]); db.close();`,
           driver,
-          h.config.file,
+          file,
           sqlText,
         ]);
       await h.db.selectFrom('books').select('id').execute();
