@@ -57,6 +57,21 @@ describe.each(dialects)('catalogue caches of the reader on $name', (dialect) => 
     expect(logged.filter((r) => r.keyword === 'zanzibar')).toHaveLength(4);
   });
 
+  it('a search-list page, kept and sent as kept bytes, is fresh once the catalogue changes anywhere', async () => {
+    t = await harness(dialect);
+    const [book] = await seedBooks(t, 1);
+    await updateBook(t.h.db, book!.file_name, { author: 'Zora Quill', title: '第一版' });
+    const titles = async () =>
+      (
+        (await get(t, '/book/search-list', { author: 'Zora Quill' })).body.data as Array<{ title: string }>
+      ).map((b) => b.title);
+    // asked three times: kept by the memo, then its envelope kept from the second answer on
+    for (let i = 0; i < 3; i++) expect(await titles()).toEqual(['第一版']);
+    await updateBook(t.h.db, book!.file_name, { title: '第二版' });
+    expect(await titles()).toEqual(['第二版']);
+    expect(await titles()).toEqual(['第二版']);
+  });
+
   it('a change elsewhere makes the reader forget only the books the change log names', async () => {
     t = await harness(dialect);
     // b last: deleting it moves no other book into its position (a moved book is forgotten as well)

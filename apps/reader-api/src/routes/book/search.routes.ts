@@ -2,12 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listBooks, search } from '@readlib/catalog';
 import { BookSummary, ref, SearchListQuery, SearchQuery, SearchResult } from '@readlib/contracts';
 import { Type } from '@sinclair/typebox';
-import { ok, type RouteOptions, responses } from '../route-options.js';
+import { KeptEnvelopes } from '../kept-envelopes.js';
+import { type RouteOptions, responses } from '../route-options.js';
 
 const tags = ['search'];
 
 /** Keyword search and filtered book lists (spec §4.5, §4.6; decisions.md §3). */
 export const searchRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { ctx }) => {
+  const searches = new KeptEnvelopes();
+  const lists = new KeptEnvelopes();
   app.get(
     '/book/search',
     {
@@ -20,7 +23,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       },
     },
     // HEAD answers the same headers without adding to the search log (hot searches, word cloud)
-    async (req) => ok(await search(ctx, req.query, req.method !== 'HEAD')),
+    async (req, reply) => searches.send(reply, await search(ctx, req.query, req.method !== 'HEAD')),
   );
 
   app.get(
@@ -34,6 +37,6 @@ export const searchRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
         response: responses(Type.Array(ref(BookSummary))),
       },
     },
-    async (req) => ok(await listBooks(ctx, req.query)),
+    async (req, reply) => lists.send(reply, await listBooks(ctx, req.query)),
   );
 };
