@@ -76,12 +76,12 @@ describe('ShelfAnswers', () => {
     let plan: ShelfPlan = { entries: async () => [] };
     const app = Fastify();
     app.get('/s', async (_req, reply) => answers.send(reply, plan));
-    const send = async (p: Omit<ShelfPlan, 'entries'>, rows: number) => {
+    const send = async (p: Omit<ShelfPlan, 'entries'>, rows: number, pad = 'x') => {
       plan = {
         ...p,
         entries: async () => {
           calls.entries++;
-          return Array.from({ length: rows }, (_, i) => ({ n: i, pad: 'x'.repeat(100) }) as never);
+          return Array.from({ length: rows }, (_, i) => ({ n: i, pad: pad.repeat(100) }) as never);
         },
       };
       return JSON.parse((await app.inject('/s')).body).data as unknown[];
@@ -112,6 +112,11 @@ describe('ShelfAnswers', () => {
     expect(await send({ userId: 3, stamp: 's' }, big)).toHaveLength(big);
     expect(await send({ userId: 3, stamp: 's' }, 1)).toHaveLength(1);
     expect(calls.entries).toBe(6);
+    // the bound is in bytes: CJK text within it in characters but past it in UTF-8 is not kept either
+    const cjk = Math.ceil(SHELF_ANSWER_MAX_BYTES / 300);
+    expect(await send({ userId: 4, stamp: 's' }, cjk, '字')).toHaveLength(cjk);
+    expect(await send({ userId: 4, stamp: 's' }, 1, '字')).toHaveLength(1);
+    expect(calls.entries).toBe(8);
     await app.close();
   });
 });

@@ -32,9 +32,13 @@ export class ShelfAnswers {
     if (kept && kept.stamp === stamp) return kept.bytes;
     const json = reply.serialize(ok(await plan.entries())) as string;
     if (userId === undefined || stamp === undefined) return json;
-    const bytes = keptBytes(json);
-    if (bytes.length <= SHELF_ANSWER_MAX_BYTES) this.answers.set(userId, { stamp, bytes });
-    else this.answers.delete(userId);
-    return bytes;
+    // UTF-8 takes at least a byte a character: text longer than the bound is not encoded to be dropped
+    const bytes = json.length <= SHELF_ANSWER_MAX_BYTES ? keptBytes(json) : undefined;
+    if (bytes !== undefined && bytes.length <= SHELF_ANSWER_MAX_BYTES) {
+      this.answers.set(userId, { stamp, bytes });
+      return bytes;
+    }
+    this.answers.delete(userId);
+    return json;
   }
 }
