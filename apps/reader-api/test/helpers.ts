@@ -30,7 +30,13 @@ export async function harness(
   const storage = mkdtempSync(join(tmpdir(), 'readlib-store-'));
   const config = testConfig({ STORAGE_DIR: storage, PUBLIC_BASE_URL: 'http://files.test', ...env });
   const clock = { now: Date.UTC(2026, 10, 22, 12) };
-  const app = await buildApp(config, { db: h.db, logger: false, now: () => clock.now, ...deps });
+  const app = await buildApp(config, { db: h.db, logger: false, now: () => clock.now, ...deps }).catch(
+    async (err: unknown) => {
+      await h.destroy();
+      rmSync(storage, { recursive: true, force: true });
+      throw err;
+    },
+  );
   return {
     app,
     h,

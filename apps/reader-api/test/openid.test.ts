@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, get, type Harness, harness } from './helpers.js';
 import {
@@ -207,6 +208,18 @@ describe.each(dialects)('spec §4.3 / decisions.md §3 login-code exchange on $n
       );
     });
 
+    it('a genuine signed answer with an unsigned node appended is refused, its values never read', async () => {
+      const genuine = signedAnswer(NODE, { user_id: '1', access_token: 't' }, keys.alipayPrivate);
+      const forged = `${genuine.slice(0, -1)},"${NODE}":{"user_id":"666","access_token":"evil"}}`;
+      ali.handle = (_req, res) => json(res, 200, forged);
+      const res = await get(t, '/openId/get/payplatform', { appId: '2021app', code: 'c' });
+      expect(res).toMatchObject({
+        status: 502,
+        body: { error_code: 3, msg: expect.stringContaining('repeats') },
+      });
+      expect(JSON.stringify(res.body)).not.toContain('666');
+    });
+
     it('an upstream HTTP error or a silent upstream is 502 error_code 3', async () => {
       ali.handle = (_req, res) => json(res, 503, 'busy');
       expect(await get(t, '/openId/get/payplatform', { appId: '2021app', code: 'c' })).toMatchObject({
@@ -226,6 +239,40 @@ describe.each(dialects)('spec §4.3 / decisions.md §3 login-code exchange on $n
         body: { error_code: 2 },
       });
     });
+  });
+
+  it('an answer past 64 KiB is 502 error_code 3, with or without a declared length, and not relayed', async () => {
+    const huge = JSON.stringify({ openid: 'x'.repeat(100_000), session_key: 's' });
+    wx.handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(huge) });
+      res.end(huge);
+    };
+    const declared = await get(t, '/openId/get', { appId: 'wxclient', code: 'c', secret: 's' });
+    expect(declared).toMatchObject({
+      status: 502,
+      body: { error_code: 3, msg: expect.stringContaining('larger') },
+    });
+    wx.handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no length to go by
+      for (let i = 0; i < huge.length; i += 8192) res.write(huge.slice(i, i + 8192));
+      res.end();
+    };
+    const streamed = await get(t, '/openId/get', { appId: 'wxclient', code: 'c', secret: 's' });
+    expect(streamed).toMatchObject({
+      status: 502,
+      body: { error_code: 3, msg: expect.stringContaining('larger') },
+    });
+    expect(JSON.stringify(streamed.body).length).toBeLessThan(1000);
+  });
+
+  it('a key file that is missing or not a key stops the service at start, naming the app', async () => {
+    await expect(
+      harness(dialect, { ALIPAY_APP_KEYS: `2021app=${keys.dir}/missing.pem:${keys.alipayPublic}` }),
+    ).rejects.toThrow(/"2021app".*missing\.pem.*ENOENT/);
+    writeFileSync(join(keys.dir, 'junk.pem'), 'not a key');
+    await expect(
+      harness(dialect, { ALIPAY_APP_KEYS: `otherapp=${keys.appPrivate}:${join(keys.dir, 'junk.pem')}` }),
+    ).rejects.toThrow(/"otherapp".*junk\.pem/);
   });
 
   it('an unreachable platform (closed port) is 502 error_code 3 on both platforms', async () => {

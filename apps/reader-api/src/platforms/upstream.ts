@@ -2,6 +2,9 @@ import { AppError } from '@readlib/catalog';
 
 export type FetchLike = typeof fetch;
 
+/** A login answer is a few hundred bytes; past this the platform (or whatever answers for it) is refused. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
 export const upstreamError = (platform: string, reason: string) =>
   new AppError('upstream', `${platform}: ${reason}`);
 
@@ -18,7 +21,7 @@ export async function callPlatform(
 ): Promise<string> {
   try {
     const res = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    const text = await res.text();
+    const text = await boundedText(platform, res);
     if (!res.ok) throw upstreamError(platform, `answered HTTP ${res.status}`);
     return text;
   } catch (err) {
@@ -43,4 +46,23 @@ export function parseObject(platform: string, text: string): Record<string, unkn
     throw upstreamError(platform, 'answer is not a JSON object');
   }
   return value as Record<string, unknown>;
+}
+
+/** The body as text, refused unread past MAX_ANSWER_BYTES: relaying or even buffering it would cost memory. */
+async function boundedText(platform: string, res: Response): Promise<string> {
+  const tooLarge = () => upstreamError(platform, `answer larger than ${MAX_ANSWER_BYTES} bytes`);
+  if (Number(res.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // leaving the loop early cancels the stream, so the rest is never read
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > MAX_ANSWER_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { OpenIdData, OpenIdQuery, PayOpenIdQuery, ref } from '@readlib/contracts';
-import { alipayCodeToToken } from '../../platforms/alipay.client.js';
+import { alipayCodeToToken, loadAlipayKeys } from '../../platforms/alipay.client.js';
 import { wechatCodeToSession } from '../../platforms/wechat.client.js';
 import { ok, type RouteOptions, responses } from '../route-options.js';
 
@@ -31,7 +31,8 @@ export const openIdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     },
   );
 
-  const alipayOptions = { gateway: alipay.gateway, keys: alipay.keys, timeoutMs, fetch, now: ctx.now };
+  const keys = loadAlipayKeys(alipay.keys);
+  const alipayOptions = { gateway: alipay.gateway, keys, timeoutMs, fetch, now: ctx.now };
   for (const [path, operationId] of [
     ['/openId/get/payplatform', 'getPayPlatformOpenId'],
     ['/openId/get/alipay', 'getAlipayOpenId'],
