@@ -189,6 +189,55 @@ describe.each(dialects)('books repository on $name', (dialect) => {
     expect(await counted()).toEqual(await recount());
   });
 
+  // decisions.md §3 and §4: category num, author/publisher facets counted by book, whatever runs at once
+  it('keeps category and facet counts exact under concurrent updates and deletes of the same books', async () => {
+    const categories = async () =>
+      new Map((await categoryCounts(h.db)).filter((c) => c.num !== 0).map((c) => [c.id, c.num]));
+    const facets = async () =>
+      (
+        await h.db
+          .selectFrom('book_values')
+          .select(['field', 'value', 'books'])
+          .orderBy(['field', 'value'])
+          .execute()
+      ).map((r) => `${r.field}:${r.value}=${Number(r.books)}`);
+    const recounted = async () => {
+      const books = await h.db.selectFrom('books').select(['category_id', 'author', 'publisher']).execute();
+      const cats = new Map<number, number>();
+      const values = new Map<string, number>();
+      for (const b of books) {
+        cats.set(b.category_id, (cats.get(b.category_id) ?? 0) + 1);
+        for (const f of ['author', 'publisher'] as const)
+          if (b[f] !== '') values.set(`${f}:${b[f]}`, (values.get(`${f}:${b[f]}`) ?? 0) + 1);
+      }
+      const sorted = [...values].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k}=${n}`);
+      return { cats, sorted };
+    };
+    const one = await insertBook(h.db, sampleBook({ category_id: 2, author: 'A' }), []);
+    const two = await insertBook(h.db, sampleBook({ category_id: 3, author: 'B' }), []);
+    const doomed = await insertBook(h.db, sampleBook({ category_id: 2, author: 'A' }), []);
+    await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) =>
+        updateBook(h.db, one.file_name, { author: i % 2 ? 'A' : 'B', category_id: i % 2 ? 3 : 4 }),
+      ),
+      // two books trading places between the same categories and authors in opposite directions
+      ...Array.from({ length: 10 }, (_, i) =>
+        updateBook(h.db, i % 2 ? one.file_name : two.file_name, {
+          author: i % 2 ? 'B' : 'A',
+          category_id: i % 2 ? 2 : 3,
+        }),
+      ),
+      ...Array.from({ length: 6 }, (_, i) =>
+        i % 3
+          ? updateBook(h.db, doomed.file_name, { category_id: 5, author: 'C' })
+          : deleteBook(h.db, doomed.file_name),
+      ),
+    ]);
+    const truth = await recounted();
+    expect(await categories()).toEqual(truth.cats);
+    expect(await facets()).toEqual(truth.sorted);
+  });
+
   it('moves the catalogue version with every insert, update and delete, and only then', async () => {
     const v0 = await catalogVersion(h.db);
     const b = await insertBook(h.db, sampleBook(), []);

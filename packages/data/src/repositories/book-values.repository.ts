@@ -41,14 +41,19 @@ type Values = { author: string; publisher: string };
  * the facet counts follow the book's author and publisher, and the facet version moves when they do.
  */
 export async function countBookValues(trx: Kysely<Database>, before?: Values, after?: Values) {
-  let changed = false;
+  const moves: Array<{ field: ValueField; value: string; delta: 1 | -1 }> = [];
   for (const field of FIELDS) {
     if (before?.[field] === after?.[field]) continue;
-    changed = true;
-    if (before) await countValue(trx, field, before[field], -1);
-    if (after) await countValue(trx, field, after[field], 1);
+    if (before) moves.push({ field, value: before[field], delta: -1 });
+    if (after) moves.push({ field, value: after[field], delta: 1 });
   }
-  if (changed) await bumpFacetVersion(trx);
+  if (moves.length === 0) return;
+  // rows in one order: two books trading authors in opposite directions cannot deadlock on PostgreSQL
+  moves.sort(
+    (a, b) => a.field.localeCompare(b.field) || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0),
+  );
+  for (const m of moves) await countValue(trx, m.field, m.value, m.delta);
+  await bumpFacetVersion(trx);
 }
 
 /** Recomputes the table from the books (bulk loads that bypass insertBook: the benchmark seed). */

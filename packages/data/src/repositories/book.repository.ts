@@ -102,6 +102,7 @@ export async function updateBook(
   patch: BookUpdate,
 ): Promise<BookRow | undefined> {
   return db.transaction().execute(async (trx) => {
+    if (!(await lockBook(trx, fileName))) return undefined;
     const current = await findBookByFileName(trx, fileName);
     if (!current) return undefined;
     const next = { ...current, ...patch };
@@ -124,6 +125,22 @@ export async function updateBook(
 }
 
 /**
+ * Holds the book's row until the transaction ends, so the row read next is the latest committed one and
+ * the counts moved from it (category, author, publisher, rolled-up views) are exact: on PostgreSQL two
+ * updates of one book otherwise both read the row before either commits, and each moves the counts
+ * from the same old values. A no-op update rather than `FOR UPDATE`, which SQLite lacks; there it takes
+ * the write lock before the read, as insertBook's first statement does. False when there is no such book.
+ */
+async function lockBook(trx: Kysely<Database>, fileName: string): Promise<boolean> {
+  const locked = await trx
+    .updateTable('books')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('file_name', '=', fileName)
+    .executeTakeFirst();
+  return Number(locked.numUpdatedRows) > 0;
+}
+
+/**
  * Deletes a book with its contents, shelf entries, ratings and views (cascades) in one transaction,
  * moving the last book into the freed position so positions stay dense for random draws.
  */
@@ -135,7 +152,7 @@ export async function deleteBook(db: Kysely<Database>, fileName: string): Promis
       .where('name', '=', 'books')
       .returning('value')
       .executeTakeFirstOrThrow();
-    const book = await findBookByFileName(trx, fileName);
+    const book = (await lockBook(trx, fileName)) ? await findBookByFileName(trx, fileName) : undefined;
     if (!book) {
       await trx
         .updateTable('counters')
