@@ -130,6 +130,22 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     }
   });
 
+  it('If-Match compares strongly (RFC 9110 §13.1.1): the weak ETag of the very file is 412, `*` is 200', async () => {
+    const url = '/res/unzip/b1/OEBPS/content.opf';
+    const etag = (await t.app.inject(url)).headers.etag as string;
+    for (const tag of [etag, etag.slice(2), `"x", ${etag}`]) {
+      const res = await t.app.inject({ url, headers: { 'if-match': tag } });
+      expect(res.statusCode, tag).toBe(412);
+      expect(res.json()).toEqual({ error_code: -1, msg: 'precondition failed' });
+    }
+    const any = await t.app.inject({ url, headers: { 'if-match': '*' } });
+    expect(any.statusCode).toBe(200);
+    expect(any.body).toBe(OPF);
+    expect((await t.app.inject({ url: '/res/img/none.png', headers: { 'if-match': etag } })).statusCode).toBe(
+      404,
+    );
+  });
+
   it('If-Range with a weak ETag never matches (RFC 9110 §13.1.5): the whole file, 200', async () => {
     const url = '/res/unzip/b1/OEBPS/content.opf';
     const etag = (await t.app.inject(url)).headers.etag as string;

@@ -46,6 +46,9 @@ export function isValidByteRange(header: string): boolean {
   );
 }
 
+/** An entity tag no file here has (theirs are all weak): what a failed If-Match is made to compare with. */
+const NO_STRONG_ETAG = '"strong-comparison-never-matches"';
+
 /**
  * The file store, read-only under /res/ (decisions.md §1): ranges and ETags from @fastify/static,
  * immutable caching (stored names change when content does), and no script may run from a book page.
@@ -55,6 +58,10 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config 
   app.addHook('onRequest', (req, reply, done) => {
     // on every answer under /res/, errors included (setHeaders below reaches only the file's own)
     reply.header('content-security-policy', CSP);
+    // If-Match compares strongly (RFC 9110 §13.1.1) and every ETag here is weak, so only `*` can match;
+    // @fastify/send compares weakly and would let a write-guarding client go on against a changed file
+    const ifMatch = req.headers['if-match'];
+    if (ifMatch !== undefined && ifMatch.trim() !== '*') req.headers['if-match'] = NO_STRONG_ETAG;
     const range = req.headers.range;
     if (range === undefined) return done();
     // a weak validator never matches in If-Range (RFC 9110 §13.1.5), and every ETag here is weak:
