@@ -421,12 +421,13 @@ describe.each(dialects)('decisions.md §4 List: filters, sort, paging on $name',
     }
   });
 
-  it('pages with the total of all pages; pageSize over 100 or page 0 is 400', async () => {
+  it('pages with the total of all pages; page 0 is 400, a pageSize over 100 is served as 100', async () => {
     const p2 = (await list('page=2&pageSize=2&sort=%2Bid')).body;
     expect(p2).toMatchObject({ code: 0, page: 2, pageSize: 2, total: 5 });
     expect(p2.data).toHaveLength(2);
     expect((await list('page=3&pageSize=2')).body.data).toHaveLength(1);
-    expect((await list('pageSize=101')).status).toBe(400);
+    expect((await list('pageSize=101')).body).toMatchObject({ code: 0, page: 1, pageSize: 100, total: 5 });
+    expect((await list('pageSize=0')).status).toBe(400);
     expect((await list('page=0')).status).toBe(400);
   });
 });

@@ -87,6 +87,22 @@ describe.each(dialects)('spec §4.5 / decisions.md §3 search on $name', (dialec
     ).toHaveLength(5);
   });
 
+  it('serves a pageSize over 100 as 100 (decisions.md §3: capped), on search and search-list', async () => {
+    for (let i = 0; i < 105; i++) await seedBook(t, { title: `Capped book ${i}`, publisher: 'Capped' });
+    const search = async (q: Record<string, number>) =>
+      (await get(t, '/book/search', { keyword: 'capped book', ...q })).body.data.book;
+    const list = async (q: Record<string, number>) =>
+      (await get(t, '/book/search-list', { publisher: 'Capped', ...q })).body.data;
+    for (const read of [search, list]) {
+      const first = await read({ pageSize: 1000 });
+      expect(first).toHaveLength(100);
+      // page 2 of the capped size follows page 1: the offset is the served size's, not the asked one's
+      const second = await read({ page: 2, pageSize: 5000 });
+      expect(second).toHaveLength(5);
+      expect(new Set([...names(first), ...names(second)]).size).toBe(105);
+    }
+  });
+
   it('logs every search with the openId when sent', async () => {
     await get(t, '/book/search', { keyword: 'alpha', openId: 'u9' });
     await get(t, '/book/search', { keyword: 'beta' });
@@ -107,12 +123,12 @@ describe.each(dialects)('spec §4.5 / decisions.md §3 search on $name', (dialec
     ]);
   });
 
-  it('refuses a missing or blank keyword and a pageSize above 100 (400, error_code 2)', async () => {
+  it('refuses a missing or blank keyword, a page or pageSize below 1 (400, error_code 2)', async () => {
     for (const q of [
       {},
       { keyword: '' },
       { keyword: '   ' },
-      { keyword: 'a', pageSize: 101 },
+      { keyword: 'a', pageSize: 0 },
       { keyword: 'a', page: 0 },
     ]) {
       const res = await get(t, '/book/search', q);

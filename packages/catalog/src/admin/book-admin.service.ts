@@ -68,14 +68,15 @@ export async function listAdminBooks(
   q: ListBooksInput,
 ): Promise<{ data: AdminBook[]; page: number; pageSize: number; total: number }> {
   const page = q.page ?? 1;
-  const pageSize = q.pageSize ?? 20;
   const filter = {
     title: givenText(q.title),
     author: givenText(q.author),
     category: givenText(q.category),
   };
-  const { rows, total } = await listBooksAdmin(db, filter, parseSort(q.sort), paging(page, pageSize));
-  return { data: rows.map((r) => toAdminBook(r, urls)), page, pageSize, total };
+  const window = paging(page, q.pageSize);
+  const { rows, total } = await listBooksAdmin(db, filter, parseSort(q.sort), window);
+  // the size served, the cap when a larger one was asked for
+  return { data: rows.map((r) => toAdminBook(r, urls)), page, pageSize: window.limit, total };
 }
 
 export async function getAdminBook(
