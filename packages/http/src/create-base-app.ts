@@ -167,6 +167,6 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   await registerOpenApi(app, opts.openapi);
   registerMetrics(app, { token: config.metricsToken, poolStats: opts.poolStats, redis });
 
-  registerHealthRoutes(app, opts.ready, redis);
+  registerHealthRoutes(app, family, opts.ready, redis);
   return app;
 }

@@ -33,7 +33,13 @@ export function installGracefulClose(app: FastifyInstance, family: Family, deadl
   app.addHook('onRequest', (_req, reply, done) => {
     if (!closing) return done();
     const { status, body } = failure(family, 'unavailable', 'the service is shutting down, retry shortly');
-    reply.code(status).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S)).send(body);
+    // serialised here: a route's own schema for the status (/readyz declares its 503 as a readiness
+    // report) would otherwise reshape the envelope, and it failed to
+    reply
+      .code(status)
+      .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S))
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(body));
   });
   app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');

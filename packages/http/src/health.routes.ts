@@ -1,18 +1,28 @@
-import { Health, Ready, ref } from '@readlib/contracts';
+import { AdminError, Health, ReaderError, Ready, ref } from '@readlib/contracts';
+import { Type } from '@sinclair/typebox';
 import type { Redis } from 'ioredis';
 import type { App } from './create-base-app.js';
+import type { Family } from './envelope.js';
 import { redisAnswers } from './redis.js';
 
 /** Liveness and readiness (decisions.md §1): outside the envelopes, the rate limit and the token. */
 export function registerHealthRoutes(
   app: App,
+  family: Family,
   ready: () => Promise<boolean>,
   redis: Redis | undefined,
 ): void {
+  // while the service shuts down, every route answers 503 in the family's envelope (graceful-close.ts)
+  const closing = ref(family === 'reader' ? ReaderError : AdminError);
   app.get(
     '/healthz',
     {
-      schema: { operationId: 'health', tags: ['health'], security: [], response: { 200: ref(Health) } },
+      schema: {
+        operationId: 'health',
+        tags: ['health'],
+        security: [],
+        response: { 200: ref(Health), 503: closing },
+      },
       config: { rateLimit: false },
     },
     async () => ({ status: 'ok' as const }),
@@ -24,7 +34,7 @@ export function registerHealthRoutes(
         operationId: 'ready',
         tags: ['health'],
         security: [],
-        response: { 200: ref(Ready), 503: ref(Ready) },
+        response: { 200: ref(Ready), 503: Type.Union([ref(Ready), closing]) },
       },
       config: { rateLimit: false },
     },
