@@ -120,10 +120,17 @@ export const MapItem = Type.Object(
 export type MapItem = Static<typeof MapItem>;
 
 /** GET /screen/map/scatter data (decisions.md §5). */
+const lngLat = () =>
+  Type.Unsafe<[number, number]>(
+    Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[longitude, latitude]' }),
+  );
+
 export const ScatterData = Type.Object(
   {
     data: Type.Array(ref(MapItem), { description: 'Users per city.' }),
-    geo: Type.Record(Type.String(), Type.Tuple([Type.Number(), Type.Number()]), {
+    // a pair as minItems/maxItems, not Type.Tuple: its draft-07 `items: [...]` is invalid in OpenAPI 3.1
+    // (JSON Schema 2020-12 spells tuples `prefixItems`), and code generators refused the document
+    geo: Type.Record(Type.String(), lngLat(), {
       description: 'Coordinates [lng, lat] of the cities the gazetteer knows, by city name.',
     }),
   },

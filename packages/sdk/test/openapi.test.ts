@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAdminClient, createReaderClient } from '../src/index.js';
 import {
@@ -43,6 +44,23 @@ describe('committed OpenAPI documents (packages/sdk/openapi)', () => {
     expect(doc.openapi).toBe('3.1.0');
     const result = await validate(JSON.parse(fresh[name]));
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+  });
+
+  // the OpenAPI validator above does not compile the schemas: a draft-07 tuple (`items: [...]`) passed
+  // it and broke 3.1 code generators, which read schemas as JSON Schema 2020-12
+  it.each(services)('%s: every component schema compiles as JSON Schema 2020-12', (name) => {
+    const doc = JSON.parse(fresh[name]) as { components: { schemas: Record<string, unknown> } };
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: 'openapi', components: doc.components }, undefined, undefined, false);
+    const broken = Object.keys(doc.components.schemas).flatMap((schema) => {
+      try {
+        ajv.compile({ $ref: `openapi#/components/schemas/${schema}` });
+        return [];
+      } catch (err) {
+        return [`${schema}: ${(err as Error).message}`];
+      }
+    });
+    expect(broken).toEqual([]);
   });
 
   it('every documented operation has a client method of the same name, and no method lacks one', () => {

@@ -58,11 +58,15 @@ async function boundedText(platform: string, res: Response): Promise<string> {
   if (!res.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
-  // leaving the loop early cancels the stream, so the rest is never read
-  for await (const chunk of res.body) {
-    size += chunk.byteLength;
-    if (size > MAX_ANSWER_BYTES) throw tooLarge();
-    chunks.push(chunk);
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks).toString('utf8');
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => {}); // the rest is never read
+      throw tooLarge();
+    }
+    chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
