@@ -199,6 +199,16 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
       coverPath: `unzip/${b.file_name}/OEBPS/cover.jpg`,
     });
     expect(inside.statusCode).toBe(200);
+    // rootFile: the package document inside the book's own unpacked folder, which `opf` publishes
+    await writeFile(join(t.root, `unzip/${b.file_name}/OEBPS/content.opf`), '<package/>');
+    expect(
+      (await post('/book/update', { fileName: b.file_name, rootFile: 'OEBPS/content.opf' })).statusCode,
+    ).toBe(200);
+    for (const rootFile of ['OEBPS', 'OEBPS/../OEBPS/content.opf', `../${b.file_name}/OEBPS/content.opf`]) {
+      const res = await post('/book/update', { fileName: b.file_name, rootFile });
+      expect([res.statusCode, res.json().msg], rootFile).toEqual([400, expect.stringMatching(/rootFile/)]);
+    }
+    expect((await findBookByFileName(t.h.db, b.file_name))!.root_file).toBe('OEBPS/content.opf');
     const folder = await post('/book/update', {
       fileName: b.file_name,
       coverPath: `unzip/${b.file_name}/OEBPS`,
@@ -218,6 +228,9 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
       { coverPath: '../../../etc/passwd' },
       { unzipPath: 'nope/none' },
       { filePath: '/etc/shadow' },
+      { rootFile: '../../../etc/passwd' },
+      { rootFile: '/etc/passwd' },
+      { rootFile: 'OEBPS/none.opf' },
       { categoryText: '   ' },
       { title: 'Lone \ud800 surrogate' },
     ]) {

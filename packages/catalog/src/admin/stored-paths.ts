@@ -2,7 +2,7 @@ import type { BookUpdate } from '@readlib/data';
 import type { FileStore } from '@readlib/epub';
 import { invalid } from '../errors.js';
 
-type StoredColumns = Pick<BookUpdate, 'file_path' | 'unzip_path' | 'cover_path'>;
+type StoredColumns = Pick<BookUpdate, 'file_path' | 'unzip_path' | 'cover_path' | 'root_file'>;
 
 /**
  * Where the files of book `fileName` live (FileStore.putBook): its archive, its unpacked folder, and a
@@ -26,6 +26,7 @@ export async function assertStored(
   columns: StoredColumns,
 ): Promise<void> {
   const paths = { filePath: columns.file_path, unzipPath: columns.unzip_path, coverPath: columns.cover_path };
+  await assertRootFile(store, fileName, columns.root_file);
   for (const [field, path] of Object.entries(paths) as Array<[keyof typeof paths, string | undefined]>) {
     if (!path) continue;
     if (!ownedBy(fileName, field, path)) throw invalid(`${field} ${path} is not a file of book ${fileName}`);
@@ -37,4 +38,17 @@ export async function assertStored(
     if ((kind === 'folder') !== (field === 'unzipPath'))
       throw invalid(`${field} ${path} names a ${kind}, not a ${field === 'unzipPath' ? 'folder' : 'file'}`);
   }
+}
+
+/**
+ * rootFile is the package document's path inside the book's unpacked folder: `opf` publishes it as
+ * `/res/unzip/<fileName>/<rootFile>`, so a `../` path or one naming nothing made the book unreadable
+ * (found by an audit). Empty is left as sent: a book created without an upload has no package file.
+ */
+async function assertRootFile(store: FileStore, fileName: string, rootFile: string | undefined) {
+  if (!rootFile) return;
+  const escapes = rootFile.startsWith('/') || rootFile.split(/[\\/]/).some((s) => s === '..' || s === '.');
+  const kind = escapes ? undefined : await store.kindOf(`unzip/${fileName}/${rootFile}`);
+  if (kind !== 'file')
+    throw invalid(`rootFile ${rootFile} is not a file of book ${fileName}'s unpacked folder`);
 }
