@@ -195,8 +195,9 @@ describe.each(dialects)('spec §4.7 / decisions.md §3 contents on $name', (dial
       order: 2,
       text: `http://files.test/res/unzip/${b.file_name}/OEBPS/c1a.xhtml`,
     });
-    expect(data.contentsTree.map((n: { id: string }) => n.id)).toEqual(['c1', 'c2']);
-    expect(data.contentsTree[0].children.map((n: { id: string }) => n.id)).toEqual(['c1a']);
+    expect(Array.isArray(data.contentsTree)).toBe(false); // spec §2.10: an object
+    expect(data.contentsTree.children.map((n: { id: string }) => n.id)).toEqual(['c1', 'c2']);
+    expect(data.contentsTree.children[0].children.map((n: { id: string }) => n.id)).toEqual(['c1a']);
   });
 
   it('unknown fileName is 404 error_code 1', async () => {

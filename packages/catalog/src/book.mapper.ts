@@ -5,6 +5,7 @@ import type {
   CategoryItem,
   ContentsEntry,
   ContentsNode,
+  ContentsTree,
   HotSearchItem,
   Reader,
   ShelfEntry,
@@ -65,8 +66,11 @@ export function toContents(fileName: string, toc: TocLike[], urls: PublicUrls): 
   }));
 }
 
-/** Nests the flat list by `pid`; an entry whose parent is unknown becomes a root rather than vanishing. */
-export function toContentsTree(contents: ContentsEntry[]): ContentsNode[] {
+/**
+ * Nests the flat list by `pid` under the tree's root (spec §2.10: an object); an entry whose parent is
+ * unknown becomes a top-level entry rather than vanishing.
+ */
+export function toContentsTree(contents: ContentsEntry[]): ContentsTree {
   const nodes = new Map<string, ContentsNode>();
   const roots: ContentsNode[] = [];
   for (const e of contents) nodes.set(e.id, { ...e, children: [] });
@@ -76,7 +80,7 @@ export function toContentsTree(contents: ContentsEntry[]): ContentsNode[] {
     if (parent && parent !== node) parent.children.push(node);
     else roots.push(node);
   }
-  return roots;
+  return { children: roots };
 }
 
 /** What a detail needs beyond the book row: readers, counts and the caller's rating. */

@@ -33,8 +33,26 @@ export type ContentsNode = Static<typeof ContentsNode>;
 
 const contents = () =>
   Type.Array(ref(ContentsEntry), { description: 'Flat table of contents, in document order.' });
-const contentsTree = () =>
-  Type.Array(ref(ContentsNode), { description: 'The same entries, nested (top-level entries).' });
+
+/**
+ * The `contentsTree` of spec §2.10, an object (the row above it, `contents`, is the array): the tree's
+ * root, whose children are the top-level entries. It had been the array of those entries, which the
+ * spec's type does not allow (found by an audit).
+ */
+export const ContentsTree = Type.Object(
+  {
+    children: Type.Array(ref(ContentsNode), {
+      description: 'Top-level entries, in document order, each with its nested entries.',
+    }),
+  },
+  {
+    $id: 'ContentsTree',
+    description: 'Tree-shaped table of contents: its root, holding the top-level entries (spec §2.10).',
+  },
+);
+export type ContentsTree = Static<typeof ContentsTree>;
+
+const contentsTree = () => ref(ContentsTree);
 
 /** GET /book/contents: detail-shaped object plus contents and contentsTree (spec §4.7, decisions.md §3). */
 export const BookContents = Type.Object(

@@ -3,7 +3,7 @@ export * from './admin-book-body.schema.js';
 export * from './admin-user.schema.js';
 export * from './book.schema.js';
 export * from './book-query.schema.js';
-export { BookContents, ContentsEntry, ContentsNode } from './contents.schema.js';
+export { BookContents, ContentsEntry, ContentsNode, ContentsTree } from './contents.schema.js';
 export * from './envelope.schema.js';
 export * from './error-codes.js';
 export {

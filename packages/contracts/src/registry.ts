@@ -11,7 +11,7 @@ import { BookCreateBody, BookUpdateBody } from './admin-book-body.schema.js';
 import { AdminUser, DashboardTotals, LoginBody, LoginData } from './admin-user.schema.js';
 import { BookDetail, BookSummary, Reader } from './book.schema.js';
 import { ContentsQuery, DetailQuery, RankSaveQuery } from './book-query.schema.js';
-import { BookContents, ContentsEntry, ContentsNode } from './contents.schema.js';
+import { BookContents, ContentsEntry, ContentsNode, ContentsTree } from './contents.schema.js';
 import { AdminError, ReaderError } from './envelope.schema.js';
 import { Health, Ready } from './health.schema.js';
 import { Banner, CategoryItem, HomeData, HomeQuery, HotSearch, HotSearchItem } from './home.schema.js';
@@ -50,6 +50,7 @@ export const contractSchemas: TSchema[] = [
   BookDetail,
   ContentsEntry,
   ContentsNode,
+  ContentsTree,
   BookContents,
   ShelfEntry,
   CategoryItem,

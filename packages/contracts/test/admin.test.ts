@@ -30,7 +30,12 @@ describe('spec §2.10 AdminBook / AdminBookDetail', () => {
   it('GET /book/get and upload add contents and a 3-level contentsTree', () => {
     expect(check(AdminBookDetail, { ...adminBook, contents, contentsTree })).toBe(true);
     expect(check(AdminBookDetail, adminBook)).toBe(false);
-    expect(check(AdminBookDetail, { ...adminBook, contents, contentsTree: [{ id: 'x' }] })).toBe(false);
+    expect(
+      check(AdminBookDetail, { ...adminBook, contents, contentsTree: { children: [{ id: 'x' }] } }),
+    ).toBe(false);
+    expect(check(AdminBookDetail, { ...adminBook, contents, contentsTree: contentsTree.children })).toBe(
+      false,
+    );
   });
 });
 

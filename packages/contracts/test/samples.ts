@@ -3,7 +3,7 @@ import type {
   BookDetail,
   BookSummary,
   ContentsEntry,
-  ContentsNode,
+  ContentsTree,
   Reader,
 } from '../src/index.js';
 
@@ -53,17 +53,19 @@ export const entry = (id: string, level: number, pid: string, order: number): Co
 });
 
 /** Three levels: part > chapter > section. */
-export const contentsTree: ContentsNode[] = [
-  {
-    ...entry('p1', 0, '', 1),
-    children: [
-      {
-        ...entry('c1', 1, 'p1', 2),
-        children: [{ ...entry('s1', 2, 'c1', 3), children: [] }],
-      },
-    ],
-  },
-];
+export const contentsTree: ContentsTree = {
+  children: [
+    {
+      ...entry('p1', 0, '', 1),
+      children: [
+        {
+          ...entry('c1', 1, 'p1', 2),
+          children: [{ ...entry('s1', 2, 'c1', 3), children: [] }],
+        },
+      ],
+    },
+  ],
+};
 
 export const contents: ContentsEntry[] = [
   entry('p1', 0, '', 1),
