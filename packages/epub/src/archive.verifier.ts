@@ -1,7 +1,8 @@
 import { EpubError } from './errors.js';
+import { MarkupGuard } from './markup-guard.js';
 import type { SafeZip } from './safe-unzip.js';
 import { descendants, readXml } from './xml.js';
-import { assertSafeDoctype, decodeXml, looksLikeXml } from './xml-guard.js';
+import { looksLikeXml } from './xml-guard.js';
 
 const ENCRYPTION_PATH = 'META-INF/encryption.xml';
 
@@ -9,14 +10,16 @@ const ENCRYPTION_PATH = 'META-INF/encryption.xml';
 const FONT_OBFUSCATION = new Set(['http://www.idpf.org/2008/embedding', 'http://ns.adobe.com/pdf/enc#RC']);
 
 /**
- * Inflates every entry once (CRC, real sizes, totals) and refuses DTDs and entities in every XML
- * document, so that a book that passes parsing can be unpacked and served without surprises.
+ * Inflates every entry once (CRC, real sizes, totals) and refuses DTDs and entities in every entry
+ * that is markup, read as it streams by, so that a book that passes parsing can be unpacked and served
+ * without surprises.
  */
 export async function verifyArchive(zip: SafeZip): Promise<void> {
   for (const entry of zip.entries) {
     if (entry.isDirectory) continue;
-    if (looksLikeXml(entry.name)) assertSafeDoctype(decodeXml(await zip.readAsync(entry.name)), entry.name);
-    else await zip.verify(entry.name);
+    const guard = new MarkupGuard(entry.name, looksLikeXml(entry.name));
+    await zip.verify(entry.name, (chunk) => guard.write(chunk));
+    guard.end();
   }
   assertNotDrmEncrypted(zip);
 }

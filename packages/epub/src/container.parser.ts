@@ -1,5 +1,5 @@
 import { EpubError } from './errors.js';
-import { safeDecode } from './paths.js';
+import { leavesArchive, safeDecode } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
 import { descendants, readXml } from './xml.js';
 
@@ -18,6 +18,12 @@ export function readRootFile(zip: SafeZip): string {
     ) ?? rootfiles.find((r) => r.attrs['full-path']);
   const fullPath = opf?.attrs['full-path']?.trim();
   if (!fullPath) throw new EpubError('MISSING_OPF', `${CONTAINER_PATH} names no rootfile`);
+  // a path out of the archive is an attack, not a missing file: refused like such an entry name (422)
+  if (leavesArchive(fullPath) || leavesArchive(safeDecode(fullPath)))
+    throw new EpubError(
+      'UNSAFE_PATH',
+      `${CONTAINER_PATH} names a package document outside the archive: ${JSON.stringify(fullPath.slice(0, 200))}`,
+    );
   const actual = zip.resolveName(fullPath) ?? zip.resolveName(safeDecode(fullPath));
   if (!actual)
     throw new EpubError('MISSING_OPF', `the package document ${JSON.stringify(fullPath)} is missing`);

@@ -8,6 +8,7 @@ export {
 } from './file-store.js';
 export { DEFAULT_LIMITS, type EpubLimits, resolveLimits } from './limits.js';
 export { MAX_TOC_ENTRIES, parseEpub } from './parse-epub.js';
-export { isSafeStorePath } from './paths.js';
+export { isSafeStorePath, MAX_FRAGMENT } from './paths.js';
+export { MAX_TOC_ID, MAX_TOC_LABEL } from './toc.builder.js';
 export type { EpubCover, EpubMetadata, ParsedEpub, TocEntry, TocNode, TocSource } from './types.js';
 export { MAX_XML_DOCUMENT_BYTES } from './xml.js';

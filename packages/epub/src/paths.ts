@@ -1,4 +1,11 @@
 import { posix } from 'node:path';
+import { MAX_NAME_BYTES } from './zip-entry.guard.js';
+
+/**
+ * Longest fragment kept from an href, in characters (real ones are element ids, `chapter-12`, a uuid);
+ * a longer one is dropped and the link opens its document: a book's hrefs are stored and sent with it.
+ */
+export const MAX_FRAGMENT = 256;
 
 /** Splits `a/b.xhtml#frag` into path and fragment (fragment without `#`, '' when absent). */
 export function splitFragment(href: string): { path: string; fragment: string } {
@@ -26,8 +33,20 @@ export function hasScheme(href: string): boolean {
 }
 
 /**
+ * Whether a path a package document names leaves the archive: absolute (`/x`, `\x`, `C:x`, a URL) or
+ * climbing above its root. Entry names cannot (zip-entry.guard.ts), so such a path names nothing in
+ * the book, only somewhere outside it.
+ */
+export function leavesArchive(path: string): boolean {
+  if (/^[/\\]/.test(path) || hasScheme(path)) return true;
+  const normal = posix.normalize(path.replace(/\\/g, '/'));
+  return normal === '..' || normal.startsWith('../');
+}
+
+/**
  * Resolves an href found in a document at `baseDir` to a path relative to the archive root,
- * percent-decoded, fragment dropped. Returns null for external links and paths escaping the root.
+ * percent-decoded, fragment apart. Returns null for external links, paths escaping the root and paths
+ * longer than any entry name (they name nothing in the book, and are stored with its contents).
  */
 export function resolveHref(baseDir: string, href: string): { path: string; fragment: string } | null {
   const trimmed = href.trim();
@@ -38,7 +57,8 @@ export function resolveHref(baseDir: string, href: string): { path: string; frag
   const joined = decoded.startsWith('/') ? decoded.slice(1) : posix.join(baseDir, decoded);
   const normal = posix.normalize(joined);
   if (normal === '..' || normal.startsWith('../') || normal.startsWith('/')) return null;
-  return { path: normal === '.' ? '' : normal, fragment };
+  if (Buffer.byteLength(normal) > MAX_NAME_BYTES) return null;
+  return { path: normal === '.' ? '' : normal, fragment: fragment.length > MAX_FRAGMENT ? '' : fragment };
 }
 
 export function baseName(archivePath: string): string {

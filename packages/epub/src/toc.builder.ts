@@ -10,6 +10,16 @@ export interface RawTocItem {
   children: RawTocItem[];
 }
 
+/**
+ * Longest table-of-contents label kept, in characters: as long as the title, author and publisher the
+ * catalogue keeps. Labels are stored with the book and sent with every contents answer: one nav label
+ * of 3.5 MB was kept whole and made each of them 7 MB (found by an audit).
+ */
+export const MAX_TOC_LABEL = 256;
+
+/** Longest id of the book's own kept (`navId`, and `id` when unique); a longer one counts as absent. */
+export const MAX_TOC_ID = 256;
+
 /** Numbers items in document order and gives each a unique id that children point to. */
 export function buildToc(items: RawTocItem[]): { contents: TocEntry[]; contentsTree: TocNode[] } {
   const contents: TocEntry[] = [];
@@ -17,15 +27,16 @@ export function buildToc(items: RawTocItem[]): { contents: TocEntry[]; contentsT
   const walk = (list: RawTocItem[], level: number, pid: string): TocNode[] =>
     list.map((item) => {
       const order = contents.length + 1;
-      const id = item.navId && !used.has(item.navId) ? item.navId : freeId(`toc-${order}`, used);
+      const navId = item.navId.length > MAX_TOC_ID ? '' : item.navId;
+      const id = navId && !used.has(navId) ? navId : freeId(`toc-${order}`, used);
       used.add(id);
       const entry: TocEntry = {
         id,
         href: item.fragment ? `${item.path}#${item.fragment}` : item.path,
-        label: item.label,
+        label: clip(item.label, MAX_TOC_LABEL),
         level,
         pid,
-        navId: item.navId,
+        navId,
         order,
         text: item.path,
       };
@@ -44,6 +55,13 @@ function freeId(base: string, used: ReadonlySet<string>): string {
   let id = base;
   for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
   return id;
+}
+
+/** At most `max` characters, never half of a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 export function countItems(items: RawTocItem[]): number {

@@ -21,12 +21,13 @@ export interface TocEntry {
   id: string;
   /** Path relative to the archive root, percent-decoded, with its `#fragment` kept. */
   href: string;
+  /** At most MAX_TOC_LABEL characters. */
   label: string;
   /** 0-based depth. */
   level: number;
   /** `id` of the parent entry, '' at the top level. */
   pid: string;
-  /** id attribute of the navPoint / nav list item as written in the book, '' when absent. */
+  /** id attribute of the navPoint / nav list item as written in the book, '' when absent or too long. */
   navId: string;
   /** 1-based position in document order. */
   order: number;

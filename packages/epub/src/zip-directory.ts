@@ -79,7 +79,10 @@ export function readCentralDirectory(src: ZipSource, info: CentralDirectoryInfo)
     if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff)
       throw new EpubError('TOO_LARGE', 'ZIP64 entries are not accepted in EPUBs');
     entries.push({
-      name: cd.toString('utf8', p + CENTRAL_HEADER, p + CENTRAL_HEADER + nameLength),
+      name: entryName(
+        cd.subarray(p + CENTRAL_HEADER, p + CENTRAL_HEADER + nameLength),
+        cd.readUInt16LE(p + 8),
+      ),
       flags: cd.readUInt16LE(p + 8),
       method: cd.readUInt16LE(p + 10),
       crc: cd.readUInt32LE(p + 16),
@@ -91,6 +94,31 @@ export function readCentralDirectory(src: ZipSource, info: CentralDirectoryInfo)
     p = end;
   }
   return entries;
+}
+
+/** General purpose bit 11: the name is UTF-8. */
+const UTF8_NAME = 0x0800;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** CP437, the ZIP specification's default for names, from 0x80 (below: ASCII). */
+const CP437_HIGH =
+  'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐' +
+  '└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
+
+/**
+ * An entry's name: UTF-8 when flagged so; else UTF-8 when the bytes are valid UTF-8 (many tools write
+ * it without the flag), else CP437. Decoding every name as UTF-8 turned invalid bytes into U+FFFD:
+ * `\xff.txt` and `\xfe.txt` became one name, refused as a duplicate (found by an audit). The decoded
+ * name is the entry's name everywhere after: checks, lookups from the book's hrefs, files on disk.
+ */
+export function entryName(bytes: Buffer, flags: number): string {
+  if (flags & UTF8_NAME) return bytes.toString('utf8');
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    let name = '';
+    for (const byte of bytes) name += byte < 0x80 ? String.fromCharCode(byte) : CP437_HIGH[byte - 0x80];
+    return name;
+  }
 }
 
 /** Offset of an entry's data: after its local header, whose own name/extra lengths count. */

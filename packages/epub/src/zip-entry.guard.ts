@@ -2,7 +2,8 @@ import { EpubError } from './errors.js';
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
-const MAX_NAME_BYTES = 1024;
+/** Longest entry name, in UTF-8 bytes: a longer path in a book's documents names nothing in it. */
+export const MAX_NAME_BYTES = 1024;
 const MAX_SEGMENT_BYTES = 255;
 /** Real books nest three or four folders deep; 510 levels per name made 508,017 folders of 2 GB. */
 export const MAX_PATH_DEPTH = 16;

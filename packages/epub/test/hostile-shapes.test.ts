@@ -179,4 +179,76 @@ describe('hostile shapes (audit of stop 19)', () => {
     }));
     await expect(parseEpub(book({}, text))).resolves.toBeTruthy();
   });
+
+  it('a rootfile path out of the archive is an unsafe archive (422), not a missing package (415)', async () => {
+    for (const fullPath of [
+      '../../etc/passwd',
+      '/etc/passwd',
+      'OEBPS/../../x.opf',
+      '%2e%2e/x.opf',
+      'C:/x.opf',
+    ]) {
+      const buf = writeZip([
+        { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+        { name: 'META-INF/container.xml', data: containerXml(fullPath) },
+        { name: 'OEBPS/content.opf', data: '<package/>' },
+      ]);
+      await expectEpubError(parseEpub(buf), 'UNSAFE_PATH');
+      await expectEpubError(new FileStore(root).putBook('b', buf), 'UNSAFE_PATH');
+      expect(await listTree(root)).toEqual([]);
+    }
+    // a path to nothing inside the archive stays a missing package document
+    const missing = writeZip([
+      { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+      { name: 'META-INF/container.xml', data: containerXml('OEBPS/none.opf') },
+    ]);
+    await expectEpubError(parseEpub(missing), 'MISSING_OPF');
+  });
+
+  it('references out of the archive in the package, nav and NCX are ignored like links to nothing', async () => {
+    const out = ['../../etc/passwd', '/../etc/shadow', '../../x.png'];
+    const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol>${out.map((h) => `<li><a href="${h}">out</a></li>`).join('')}<li><a href="c1.xhtml">In</a></li></ol></nav></body></html>`;
+    const parsed = await parseEpub(
+      book(
+        {
+          metadata: '<meta name="cover" content="../../etc/passwd"/>',
+          manifest: `<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>${out.map((h, i) => `<item id="o${i}" href="${h}" media-type="image/png" properties="cover-image"/>`).join('')}`,
+          guide: out.map((h) => `<reference type="cover" href="${h}"/>`).join(''),
+        },
+        [chapter('nav.xhtml', nav)],
+      ),
+    );
+    expect(parsed.cover).toBeNull();
+    expect(parsed.contents.map((c) => [c.label, c.href])).toEqual([['In', 'OEBPS/c1.xhtml']]);
+  });
+
+  it('names without the UTF-8 flag are UTF-8 when valid, else CP437: distinct bytes stay distinct names', async () => {
+    const raw = (...parts: (string | number[])[]) =>
+      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+    const buf = book(
+      {
+        manifest:
+          '<item id="img" href="%C3%87.png" media-type="image/png" properties="cover-image"/>' +
+          '<item id="c2" href="第二章.xhtml" media-type="application/xhtml+xml"/>',
+      },
+      [
+        // 0xff and 0xfe became U+FFFD both: refused as one name appearing twice
+        { name: 'ff', rawName: raw('OEBPS/', [0xff], '.txt'), data: 'a' },
+        { name: 'fe', rawName: raw('OEBPS/', [0xfe], '.txt'), data: 'b' },
+        { name: 'cover', rawName: raw('OEBPS/', [0x80], '.png'), data: TINY_PNG },
+        {
+          name: 'utf-8',
+          rawName: raw('OEBPS/第二章.xhtml'),
+          data: '<html><head><title>Two</title></head></html>',
+        },
+      ],
+    );
+    const parsed = await parseEpub(buf);
+    expect(parsed.cover?.href).toBe('OEBPS/Ç.png');
+    const stored = await new FileStore(root).putBook('b', buf, parsed);
+    const files = await listTree(stored.unzipPath);
+    expect(files).toEqual(
+      expect.arrayContaining(['OEBPS/\u00a0.txt', 'OEBPS/■.txt', 'OEBPS/Ç.png', 'OEBPS/第二章.xhtml']),
+    );
+  });
 });

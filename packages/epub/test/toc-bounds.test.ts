@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MAX_TOC_ENTRIES, MAX_XML_DOCUMENT_BYTES, parseEpub } from '../src/index.js';
+import {
+  MAX_FRAGMENT,
+  MAX_TOC_ENTRIES,
+  MAX_TOC_ID,
+  MAX_TOC_LABEL,
+  MAX_XML_DOCUMENT_BYTES,
+  parseEpub,
+} from '../src/index.js';
 import { containerXml, writeZip } from '../src/testing/index.js';
 import { expectEpubError } from './helpers.js';
 
@@ -124,5 +131,39 @@ describe('bounds on what a book makes the parser read', () => {
     expect(parsed.contents.at(-1)!.label).toBe(`P${MAX_TOC_ENTRIES - 3}`);
     expect(parsed.contentsTree).toHaveLength(MAX_TOC_ENTRIES - 2);
     expect(parsed.contentsTree[0]!.children.map((c) => c.label)).toEqual(['C1', 'C2']);
+  });
+
+  it('clips labels to MAX_TOC_LABEL characters and drops ids, paths and fragments too long to be real', async () => {
+    const long = 'L'.repeat(900_000); // one 3.5 MB nav label was stored whole
+    const smile = `${'a'.repeat(MAX_TOC_LABEL - 1)}😀`; // clipped before the pair, not through it
+    const id = 'i'.repeat(MAX_TOC_ID + 1);
+    const items = [
+      `<li id="n1"><a href="c.xhtml#top">${long}</a></li>`,
+      `<li id="${id}"><a href="c.xhtml">${smile}</a></li>`,
+      `<li><a href="c.xhtml#${'f'.repeat(MAX_FRAGMENT + 1)}">Long fragment</a></li>`,
+      `<li><a href="${'d/'.repeat(600)}c.xhtml">Long path</a></li>`,
+    ];
+    const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol>${items.join('')}</ol></nav></body></html>`;
+    const parsed = await parseEpub(
+      book([
+        { name: 'c.xhtml', data: page('<title>C</title>') },
+        { name: 'nav.xhtml', data: nav, props: ' properties="nav"' },
+      ]),
+    );
+    expect(parsed.tocSource).toBe('nav');
+    expect(parsed.contents.map((c) => [c.label.length, c.id, c.navId, c.href])).toEqual([
+      [MAX_TOC_LABEL, 'n1', 'n1', 'c.xhtml#top'],
+      [MAX_TOC_LABEL - 1, 'toc-2', '', 'c.xhtml'],
+      [13, 'toc-3', '', 'c.xhtml'],
+      // a path longer than any entry name names nothing: left out like a link out of the book
+    ]);
+    // the NCX is held to the same bounds
+    const fromNcx = await parseEpub(
+      book([
+        { name: 'c.xhtml', data: page('<title>C</title>') },
+        { name: 'toc.ncx', data: ncx(point('P1').replace('>P1<', `>${long}<`)), type: NCX_TYPE },
+      ]),
+    );
+    expect(fromNcx.contents.map((c) => c.label.length)).toEqual([MAX_TOC_LABEL]);
   });
 });

@@ -10,6 +10,8 @@ export interface RawZipEntry {
   /** Override the uncompressed size written in the headers (to forge lying entries). */
   declaredSize?: number;
   flags?: number;
+  /** Name bytes written as they are, without the UTF-8 flag (bit 11); `name` is then only a label. */
+  rawName?: Buffer;
 }
 
 const UTF8_NAMES = 0x0800;
@@ -26,14 +28,14 @@ export function writeZip(entries: RawZipEntry[]): Buffer {
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
-    const name = Buffer.from(entry.name, 'utf8');
+    const name = entry.rawName ?? Buffer.from(entry.name, 'utf8');
     const data =
       typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : (entry.data ?? Buffer.alloc(0));
     const method = entry.method ?? 8;
     const body = method === 8 ? zlib.deflateRawSync(data) : data;
     const crc = zlib.crc32(data) >>> 0;
     const size = entry.declaredSize ?? data.length;
-    const flags = (entry.flags ?? 0) | UTF8_NAMES;
+    const flags = entry.rawName ? (entry.flags ?? 0) & ~UTF8_NAMES : (entry.flags ?? 0) | UTF8_NAMES;
 
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
