@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { changeOperatorPassword, createOperator } from '@readlib/catalog';
 import { loadConfig } from '@readlib/config';
 import { backupSqlite, restoreSqlite } from './commands/backup.command.js';
@@ -28,12 +29,11 @@ async function main(argv: string[]): Promise<number> {
 
 async function run({ command, positionals, values }: Invocation): Promise<number> {
   const [first] = positionals as [string, ...string[]];
-  const rt = await openRuntime();
+  if (command === 'backup') backupPreflight();
+  const rt = await openRuntime(process.env, { migrate: command === 'migrate' });
   try {
     switch (command) {
       case 'backup': {
-        if (rt.config.database.dialect !== 'sqlite')
-          throw new Error('backup: for PostgreSQL use pg_dump (see DEPLOYMENT.md)');
         const m = await backupSqlite(rt.handle.db, rt.config.storageDir, first);
         console.log(
           `backup in ${first}: ${m.books} books, ${m.uploads} pending uploads, ${m.files} files, ${(m.bytes / 2 ** 20).toFixed(1)} MiB${m.missing.length ? `; files missing for ${m.missing.join(', ')}` : ''}`,
@@ -88,13 +88,25 @@ async function run({ command, positionals, values }: Invocation): Promise<number
   }
 }
 
+/**
+ * Before anything is opened: opening a SQLite file that is not there creates it, and a mistyped
+ * DATABASE_URL was backed up as an empty catalogue, "0 books", exit 0 (found by an audit).
+ */
+function backupPreflight(): void {
+  const { database } = loadConfig();
+  if (database.dialect !== 'sqlite')
+    throw new Error('backup: for PostgreSQL use pg_dump (see DEPLOYMENT.md)');
+  if (!existsSync(database.file))
+    throw new Error(`backup: there is no database at ${database.file} (check DATABASE_URL)`);
+}
+
 async function restore(src: string): Promise<number> {
   const config = loadConfig();
   if (config.database.dialect !== 'sqlite')
     throw new Error('restore: for PostgreSQL use pg_restore (see DEPLOYMENT.md)');
   const aside = await restoreSqlite(src, config.database.file, config.storageDir);
   // a backup taken before an upgrade gets this version's migrations
-  const rt = await openRuntime();
+  const rt = await openRuntime(process.env, { migrate: true });
   await rt.handle.destroy();
   console.log(`restored from ${src}; the previous database and store were kept with the suffix .${aside}`);
   return 0;

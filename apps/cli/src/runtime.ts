@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { type IngestDeps, ORPHAN_GRACE_MS } from '@readlib/catalog';
 import { type AppConfig, loadConfig } from '@readlib/config';
-import { createDb, type DbHandle, migrateToLatest } from '@readlib/data';
+import { assertSchemaCurrent, createDb, type DbHandle, migrateToLatest, schemaState } from '@readlib/data';
 import { FileStore } from '@readlib/epub';
 
 export interface Runtime {
@@ -14,24 +14,35 @@ export interface Runtime {
 }
 
 /**
- * What every command needs: validated config, a migrated database and the file store. A command that
+ * What every command needs: validated config, a database at this build's schema and the file store.
+ * `migrate`, `start` and `restore` migrate (`migrate: true`); the other commands migrate only a database
+ * that has no schema yet (a first import on a new machine), and otherwise refuse one that is behind or
+ * ahead: a backup or an import run from a newly pulled checkout migrated the live database without a
+ * word, and the replicas still running the old version then refused to restart (found by an audit). A command that
  * serves requests (start) gets background checkpoints and the services' bounded waits (connect and
  * statement timeouts); its migrations run first on a connection of their own, without the statement
  * timeout, which a long index build would outlast. One-shot commands keep SQLite's own checkpoints.
  */
 export async function openRuntime(
   env: Record<string, string | undefined> = process.env,
-  opts: { serve?: boolean } = {},
+  opts: { serve?: boolean; migrate?: boolean } = {},
 ): Promise<Runtime> {
   const config = loadConfig(env);
   mkdirSync(config.storageDir, { recursive: true });
+  assertWritable(config.storageDir);
   const base = { poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseTimeouts.connectMs };
   const migrating = openDb(config, base);
-  const migrated = await closedOnError(migrating, () =>
-    migrateToLatest(migrating.db, undefined, { reportUtcOffsetMs: config.reportUtcOffsetMs }).catch((err) =>
-      Promise.reject(dbError(config, err)),
-    ),
-  );
+  const migrated = await closedOnError(migrating, async () => {
+    try {
+      if (!opts.migrate && (await schemaState(migrating.db)).state !== 'empty') {
+        await assertSchemaCurrent(migrating.db);
+        return [];
+      }
+      return await migrateToLatest(migrating.db, undefined, { reportUtcOffsetMs: config.reportUtcOffsetMs });
+    } catch (err) {
+      throw dbError(config, err);
+    }
+  });
   let handle = migrating;
   if (opts.serve) {
     await migrating.destroy();
@@ -54,6 +65,15 @@ export async function openRuntime(
     },
   };
   return { config, handle, store, ingest, migrated };
+}
+
+/** An unwritable store started fine and failed every demo book, then every upload (found by an audit). */
+function assertWritable(dir: string): void {
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new Error(`STORAGE_DIR ${dir} is not writable by this process`);
+  }
 }
 
 function openDb(config: AppConfig, opts: Parameters<typeof createDb>[1]): DbHandle {

@@ -11,7 +11,7 @@ import { openRuntime } from './runtime.js';
 
 // `pnpm start`: both services on one database and one store, the embedded default unless configured.
 async function start(): Promise<void> {
-  const rt = await openRuntime(process.env, { serve: true });
+  const rt = await openRuntime(process.env, { serve: true, migrate: true });
   const { config, handle } = rt;
   let reader: App | undefined;
   let admin: AdminServer | undefined;

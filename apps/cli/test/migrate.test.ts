@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, DAY_MS, insertBook, migrations, recordView, upsertUser } from '@readlib/data';
-import { sampleBook } from '@readlib/data/testing';
+import { sampleBook, testMigrator } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
@@ -57,4 +57,32 @@ describe('pnpm cli migrate', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.out).toMatch(/REPORT_UTC_OFFSET/);
   }, 60_000);
+
+  // DEPLOYMENT.md (upgrades): migrating is a step of its own; found by an audit, every command did it
+  it('only migrate (and start, restore) migrate an existing database; other commands refuse one behind', async () => {
+    const file = join(dir, 'library.db');
+    const h = createDb({ dialect: 'sqlite', file });
+    const names = Object.keys(migrations).sort();
+    try {
+      const down = await testMigrator(h.db).migrateTo(names[names.length - 2]!);
+      expect(down.error).toBeUndefined();
+    } finally {
+      await h.destroy();
+    }
+    for (const args of [['optimize'], ['backup', join(dir, 'copy')], ['operator:create', 'ops']]) {
+      const { code, out } = await runCli(dir, args, { OPERATOR_PASSWORD: 'long enough password' });
+      expect([code, out], args.join(' ')).toEqual([
+        1,
+        expect.stringMatching(/schema is behind.*pnpm cli migrate/),
+      ]);
+    }
+    expect(await migrate()).toEqual([`applied ${names[names.length - 1]}`, 'database schema migrated']);
+    expect((await runCli(dir, ['optimize'])).code).toBe(0);
+  }, 60_000);
+
+  it('a backup of a database that is not there is refused, and creates none', async () => {
+    const { code, out } = await runCli(dir, ['backup', join(dir, 'copy')]);
+    expect([code, out]).toEqual([1, expect.stringMatching(/no database at .*library\.db/)]);
+    expect(existsSync(join(dir, 'library.db'))).toBe(false);
+  });
 });

@@ -36,6 +36,17 @@ export function loadConfig(
     throw new ConfigError('ADMIN_PASSWORD is required with ADMIN_USERNAME when NODE_ENV=production');
   }
   const isPostgres = /^postgres(ql)?:\/\//.test(raw.DATABASE_URL);
+  // anything else is a SQLite file path: `mysql://x/y` or a misspelt scheme became a file `mysql:/x/y`
+  if (!isPostgres && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw.DATABASE_URL))
+    throw new ConfigError(
+      `DATABASE_URL: ${raw.DATABASE_URL.split(':')[0]}:// is not a database this service runs on (postgres:// or a SQLite file path)`,
+    );
+  if (raw.PUBLIC_BASE_URL !== undefined) assertHttpUrl('PUBLIC_BASE_URL', raw.PUBLIC_BASE_URL);
+  if (raw.CORS_ORIGIN !== '*')
+    for (const origin of raw.CORS_ORIGIN.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      assertHttpUrl('CORS_ORIGIN', origin, true);
   return {
     env: raw.NODE_ENV,
     host: raw.HOST,
@@ -148,4 +159,26 @@ function parseUtcOffset(value: string): number {
   }
   // -00:00 is UTC too, and 0 rather than -0
   return (value.startsWith('-') && east > 0 ? -east : east) * 60_000;
+}
+
+/**
+ * An http(s) URL with a host (`http://` made covers `http:/res/...`; a space or a port past 65535 was
+ * taken as well: found by an audit); an origin is a URL with nothing after its host and port.
+ */
+function assertHttpUrl(name: string, value: string, origin = false): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const ok =
+    url !== undefined &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.hostname !== '' &&
+    (!origin || value.replace(/\/$/, '') === url.origin);
+  if (!ok)
+    throw new ConfigError(
+      `${name}: ${JSON.stringify(value)} is not ${origin ? 'an origin (scheme://host[:port])' : 'an http(s) URL with a host'}`,
+    );
 }

@@ -55,6 +55,24 @@ describe('decisions.md §1: configuration from validated environment variables',
     expect(() => load({ WECHAT_APP_SECRETS: 'no-equals-sign' })).toThrow(/WECHAT_APP_SECRETS/);
   });
 
+  // found by an audit: each of these started, and covers read `http:/res/...` or a file `mysql:/x/y` appeared
+  it('refuses a public URL without a host, a database URL of another engine and an origin that is not one', () => {
+    for (const url of ['http://', 'http://exa mple.com', 'https://:99999', 'https://host:99999'])
+      expect(() => load({ PUBLIC_BASE_URL: url }), url).toThrow(/PUBLIC_BASE_URL/);
+    expect(load({ PUBLIC_BASE_URL: 'https://books.example:8443/base/' }).publicBaseUrl).toBe(
+      'https://books.example:8443/base',
+    );
+    for (const url of ['mysql://x/y', 'postgress://u@h/db', 'sqlite://x.db'])
+      expect(() => load({ DATABASE_URL: url }), url).toThrow(/DATABASE_URL/);
+    expect(load({ DATABASE_URL: './some dir/lib.db' }).database).toMatchObject({ dialect: 'sqlite' });
+    for (const origin of ['not an origin', 'https://app.example/path', 'app.example'])
+      expect(() => load({ CORS_ORIGIN: origin }), origin).toThrow(/CORS_ORIGIN/);
+    expect(load({ CORS_ORIGIN: 'https://a.example, http://localhost:5173' }).corsOrigin).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
+  });
+
   it('REPORT_UTC_OFFSET: where the report days of decisions.md §5 begin, UTC by default', () => {
     const hour = 3_600_000;
     expect(load({}).reportUtcOffsetMs).toBe(0);

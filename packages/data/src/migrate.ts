@@ -35,11 +35,15 @@ export async function migrateToLatest(
   schema?: string,
   options: MigrateOptions = {},
 ): Promise<string[]> {
+  // a newer build's database is named as such (Kysely's own words were "corrupted migrations")
+  if ((await schemaState(db, schema)).state === 'ahead') await assertSchemaCurrent(db, schema);
   const m = migrator(db, schema);
   const { error, results } = await m.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new MigrationError(`migration ${failed} failed: ${(error as Error).message ?? error}`);
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    const why = (error as Error).message ?? String(error);
+    // no migration ran: the database could not be reached or read, which is not a migration's failure
+    throw new MigrationError(failed ? `migration ${failed} failed: ${why}` : `cannot migrate: ${why}`);
   }
   // each deploy migrates: it also clears the value samples a hand-run ANALYZE may have left
   await dropPlannerSamples(db);
