@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { type AdminServer, startAdminServer } from '@readlib/admin-api';
-import { countBooks } from '@readlib/data';
+import { countBooks, demoState, setDemoState } from '@readlib/data';
 import type { App } from '@readlib/http';
 import { startReaderServer } from '@readlib/reader-api';
 import { importAll } from './commands/import.command.js';
 import { demoInputs } from './demo/demo-catalogue.js';
 import { rememberDevPassword } from './operator-note.js';
 import { Progress } from './progress.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, type Runtime } from './runtime.js';
 
 // `pnpm start`: both services on one database and one store, the embedded default unless configured.
 async function start(): Promise<void> {
@@ -21,27 +21,8 @@ async function start(): Promise<void> {
     await handle.destroy();
   };
 
-  let login: string;
-  try {
-    if (config.demoCatalogue && (await countBooks(handle.db)) === 0) {
-      const summary = await importAll(rt.ingest, await demoInputs(), {
-        progress: new Progress('demo catalogue'),
-      });
-      console.log(
-        `demo catalogue: ${summary.added} books added, ${summary.duplicate} duplicates skipped, ${summary.failed.length} failed`,
-      );
-      for (const f of summary.failed) console.log(`  ${f.file}: ${f.reason}`);
-    }
-    reader = await naming('reader API', () => startReaderServer(config, { db: handle.db }));
-    // the admin server creates the first operator when none exists and says what it did
-    admin = await naming('admin API', () => startAdminServer(config, { db: handle.db, store: rt.store }));
-    login = rememberDevPassword(config, admin.firstOperator);
-  } catch (err) {
-    await close().catch(() => {});
-    throw err;
-  }
-
-  // before the banner: whoever reads it may stop the services at once
+  // from the start: a stop during the demo load (minutes on a slow disk) closes cleanly too, and the
+  // next start finishes the load (it exited 143 before, handlers were only set up after it)
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
@@ -52,6 +33,21 @@ async function start(): Promise<void> {
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
 
+  let login: string;
+  try {
+    // the servers first: a busy port or a missing production operator is refused before any demo book
+    // is written (both came after the demo was loaded: found by an audit)
+    reader = await naming('reader API', () => startReaderServer(config, { db: handle.db }));
+    // the admin server creates the first operator when none exists and says what it did
+    admin = await naming('admin API', () => startAdminServer(config, { db: handle.db, store: rt.store }));
+    login = rememberDevPassword(config, admin.firstOperator);
+    if (config.demoCatalogue) await loadDemoOnce(rt);
+  } catch (err) {
+    if (closing) return; // stopped meanwhile: shutdown() exits
+    await close().catch(() => {});
+    throw err;
+  }
+
   const readerUrl = where(config.host, reader);
   const adminUrl = where(config.host, admin.app);
   console.log(`
@@ -61,6 +57,26 @@ database    ${config.database.dialect === 'sqlite' ? config.database.file : 'Pos
 store       ${config.storageDir}
 ${login}${config.jwt.generatedSecret ? '\nJWT secret  generated for this run (set JWT_SECRET to keep tokens valid across restarts)' : ''}
 `);
+}
+
+/**
+ * The demo books on a database's first start only, and again only to finish a first start that was
+ * stopped midway (books already there are skipped as duplicates). A catalogue of the operators' own, or
+ * one they emptied, is left alone.
+ */
+async function loadDemoOnce(rt: Runtime): Promise<void> {
+  const state = await demoState(rt.handle.db);
+  if (state === 'done') return;
+  if (state === 'never' && (await countBooks(rt.handle.db)) > 0) return setDemoState(rt.handle.db, 'done');
+  await setDemoState(rt.handle.db, 'loading');
+  const summary = await importAll(rt.ingest, await demoInputs(), {
+    progress: new Progress('demo catalogue'),
+  });
+  console.log(
+    `demo catalogue: ${summary.added} books added, ${summary.duplicate} duplicates skipped, ${summary.failed.length} failed`,
+  );
+  for (const f of summary.failed) console.log(`  ${f.file}: ${f.reason}`);
+  await setDemoState(rt.handle.db, 'done');
 }
 
 /**

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { countBooks, createDb, deleteBook, insertBook, setDemoState } from '@readlib/data';
+import { sampleBook } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnStart } from './run-cli.js';
 
@@ -51,9 +53,17 @@ describe('pnpm start that cannot start', () => {
   });
 
   it('says how to create an operator in production, where none is generated', async () => {
-    expect(await refused({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(40) })).toMatch(
+    const env = { NODE_ENV: 'production', JWT_SECRET: 's'.repeat(40), DEMO_CATALOGUE: 'true' };
+    expect(await refused(env)).toMatch(
       /^readlib: cannot start: admin API: no operator exists: set ADMIN_USERNAME and ADMIN_PASSWORD/,
     );
+    // refused before the demo catalogue was written (it was loaded first: found by an audit)
+    const h = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
+    try {
+      expect(await countBooks(h.db)).toBe(0);
+    } finally {
+      await h.destroy();
+    }
   });
 });
 
@@ -82,4 +92,41 @@ describe('pnpm start', () => {
       expect((await started.stop()).code).toBe(0);
     }
   }, 60_000);
+
+  // README: the demo catalogue on the first start; found by an audit, it came back after the operators
+  // deleted every book, and a first start stopped midway stayed partial for good
+  it('loads the demo catalogue once: not again once the catalogue was emptied, and finishes an interrupted load', async () => {
+    const env = { DEMO_CATALOGUE: 'true' };
+    const demoLine = /demo catalogue: (\d+) books added, (\d+) duplicates skipped/;
+    const first = spawnStart(dir, env);
+    const added = Number(demoLine.exec(await first.printed(demoLine))?.[1]);
+    expect(added).toBeGreaterThanOrEqual(30);
+    expect((await first.stop()).code).toBe(0);
+    const h = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
+    try {
+      const books = await h.db.selectFrom('books').select('file_name').execute();
+      for (const b of books) await deleteBook(h.db, b.file_name);
+      expect(await countBooks(h.db)).toBe(0);
+      // a first start stopped midway leaves the marker at 'loading'
+      await setDemoState(h.db, 'loading');
+      await insertBook(h.db, sampleBook(), []);
+    } finally {
+      await h.destroy();
+    }
+    const resumed = spawnStart(dir, env);
+    const again = demoLine.exec(await resumed.printed(demoLine));
+    expect(Number(again?.[1])).toBe(added);
+    expect((await resumed.stop()).code).toBe(0);
+    const emptied = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
+    try {
+      for (const b of await emptied.db.selectFrom('books').select('file_name').execute())
+        await deleteBook(emptied.db, b.file_name);
+    } finally {
+      await emptied.destroy();
+    }
+    const third = spawnStart(dir, env);
+    const banner = await third.printed(/admin API +http\S+/);
+    expect(banner).not.toMatch(/demo catalogue/);
+    expect((await third.stop()).code).toBe(0);
+  }, 120_000);
 });
