@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import {
+  authenticateOperator,
   changeOperatorPassword,
   createOperator,
   ensureFirstOperator,
@@ -261,6 +262,29 @@ describe.each(dialects)('decisions.md §4 operators and passwords on $name', (di
     expect(await verifyPassword('pa55word!', hash)).toBe(true);
     expect(await verifyPassword('pa55word?', hash)).toBe(false);
     expect(await verifyPassword('x', 'plain')).toBe(false);
+  });
+
+  // found by an audit: "josé" composed and decomposed were two operators; zero-width and line breaks passed
+  it('one operator per NFC username, no invisible characters in it, and no password of spaces only', async () => {
+    const h = await dialect.create();
+    try {
+      await createOperator(h.db, { username: 'jos\u00e9', password: 'long enough' });
+      await expect(createOperator(h.db, { username: 'jose\u0301', password: 'long enough' })).rejects.toThrow(
+        /exists/,
+      );
+      // either spelling logs in as the one operator
+      expect((await authenticateOperator(h.db, 'jose\u0301', 'long enough')).username).toBe('jos\u00e9');
+      for (const username of ['bo\u200bb', 'two\nlines', 'tab\there'])
+        await expect(createOperator(h.db, { username, password: 'long enough' }), username).rejects.toThrow(
+          /control, format/,
+        );
+      await expect(createOperator(h.db, { username: 'spaces', password: '        ' })).rejects.toThrow(
+        /white space/,
+      );
+      expect(await countOperators(h.db)).toBe(1);
+    } finally {
+      await h.destroy();
+    }
   });
 
   it('creates the first operator from configuration, or a generated password outside production, once', async () => {

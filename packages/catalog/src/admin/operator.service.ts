@@ -25,6 +25,7 @@ function checkPasswordLength(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw invalid(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
   }
+  if (!password.trim()) throw invalid('password must not be only white space');
   if (length(password) > MaxLength.password)
     throw invalid(`password must have at most ${MaxLength.password} characters (the login form's limit)`);
 }
@@ -36,10 +37,18 @@ export interface NewOperatorInput {
   roles?: string[];
 }
 
+/**
+ * A username as stored and looked up: NFC, so "josé" typed composed or decomposed is one operator, not
+ * two that look alike (found by an audit, with zero-width characters and line breaks, refused below).
+ */
+const usernameOf = (raw: string) => raw.normalize('NFC').trim();
+
 /** Used by the first-operator bootstrap and by `pnpm cli operator:create`. */
 export async function createOperator(db: Kysely<Database>, input: NewOperatorInput): Promise<Operator> {
-  const username = input.username.trim();
+  const username = usernameOf(input.username);
   if (!username) throw invalid('username is required');
+  if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(username))
+    throw invalid('username must not hold control, format (zero-width) or line-break characters');
   if (length(username) > MaxLength.username)
     throw invalid(`username must have at most ${MaxLength.username} characters (the login form's limit)`);
   checkPasswordLength(input.password);
@@ -60,7 +69,7 @@ export async function createOperator(db: Kysely<Database>, input: NewOperatorInp
  */
 export async function changeOperatorPassword(db: Kysely<Database>, username: string, password: string) {
   checkPasswordLength(password);
-  if (!(await resetOperatorPassword(db, username.trim(), await hashPassword(password)))) {
+  if (!(await resetOperatorPassword(db, usernameOf(username), await hashPassword(password)))) {
     throw new AppError('not_found', `no operator ${username}`);
   }
 }
@@ -117,7 +126,7 @@ export async function authenticateOperator(
   username: string,
   password: string,
 ): Promise<Operator> {
-  const op = await findOperatorByUsername(db, username);
+  const op = await findOperatorByUsername(db, usernameOf(username));
   // verify even for an unknown username so timing does not tell which of the two was wrong
   const ok = await verifyPassword(password, op?.password_hash ?? (await dummyHash()));
   if (!op || !ok) throw new AppError('login_refused', 'wrong username or password');
