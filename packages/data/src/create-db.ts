@@ -62,9 +62,7 @@ export interface CreateDbOptions {
 }
 
 const warnIdleError = (err: Error) =>
-  console.warn(
-    `[readlib] an idle PostgreSQL connection was lost (${err.message}); the next query opens a new one`,
-  );
+  console.warn(`[readlib] a PostgreSQL connection was lost (${err.message}); the next query opens a new one`);
 
 // int8 (counts, bigint times) and numeric (averages) arrive from pg as strings; our values fit in a double.
 const pgTypes = {
@@ -87,7 +85,13 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
       ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
     });
-    pool.on('error', options.onIdleConnectionError ?? warnIdleError);
+    const lost = options.onIdleConnectionError ?? warnIdleError;
+    pool.on('error', lost);
+    // pg-pool listens for the errors of idle clients only (reported above): a connection lost while a
+    // query ran on it (a server restart, pg_terminate_backend) emitted 'error' with no listener, which
+    // ended the process (found by an audit). Its query fails by itself, as a 503 the request log shows,
+    // and the pool drops the dead client, so this listener only keeps the process alive.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     trackPool(db, () => ({
       dialect: 'postgres',

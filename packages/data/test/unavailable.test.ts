@@ -187,4 +187,52 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
       }
     },
   );
+
+  // found by an audit: a server restart under load ended both reader processes
+  it.runIf(postgres)(
+    'a pooled connection killed while its query runs: the query fails as unavailable, the process goes on',
+    async () => {
+      const h = await postgres!.create();
+      const lost: Error[] = [];
+      const { url, searchPath } = h.config as { url: string; searchPath: string };
+      const pool = createDb(
+        { dialect: 'postgres', url, searchPath },
+        { onIdleConnectionError: (e) => lost.push(e) },
+      );
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        const running = failureOf(() => sql`select pg_sleep(5), pg_backend_pid()`.execute(pool.db));
+        let pid: number | undefined;
+        for (let i = 0; i < 100 && pid === undefined; i++) {
+          const r = await admin.query(
+            "select pid from pg_stat_activity where query like 'select pg_sleep(5)%' and state = 'active'",
+          );
+          pid = r.rows[0]?.pid;
+          if (pid === undefined) await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(pid).toBeDefined();
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+        expect(isDatabaseUnavailable(await running)).toBe(true);
+        // the server's notice fails the query before the socket closes, so the next query may still
+        // draw the dying client (and fail as unavailable, a 503); the pool has dropped it by the one after
+        let answered: unknown;
+        for (let i = 0; i < 3 && answered === undefined; i++) {
+          answered = await sql<{ x: number }>`select 1 as x`
+            .execute(pool.db)
+            .then((r) => r.rows)
+            .catch((err) => {
+              expect(isDatabaseUnavailable(err), String(err)).toBe(true);
+              return undefined;
+            });
+        }
+        expect(answered).toEqual([{ x: 1 }]);
+        for (const err of lost) expect(isDatabaseUnavailable(err), String(err)).toBe(true);
+      } finally {
+        await admin.end();
+        await pool.destroy();
+        await h.destroy();
+      }
+    },
+  );
 });
