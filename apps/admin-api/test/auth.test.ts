@@ -287,6 +287,24 @@ describe.each(dialects)('decisions.md §4 operators and passwords on $name', (di
     }
   });
 
+  // DEPLOYMENT.md: "the first operator, created by the first admin replica that finds none"; found by an
+  // audit, replicas starting together on a new database exited on the unique violation
+  it('admin replicas starting at once on a new database: one creates the first operator, none fails', async () => {
+    for (const config of [
+      testConfig({ NODE_ENV: 'development', ADMIN_USERNAME: 'ops', ADMIN_PASSWORD: 'long enough' }),
+      testConfig({ NODE_ENV: 'development' }),
+    ]) {
+      const h = await dialect.create();
+      try {
+        const results = await Promise.all(Array.from({ length: 6 }, () => ensureFirstOperator(h.db, config)));
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(await countOperators(h.db)).toBe(1);
+      } finally {
+        await h.destroy();
+      }
+    }
+  });
+
   it('creates the first operator from configuration, or a generated password outside production, once', async () => {
     const h = await dialect.create();
     try {

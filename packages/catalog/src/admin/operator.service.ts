@@ -14,6 +14,7 @@ import {
 import type { Kysely } from 'kysely';
 import { AppError, invalid } from '../errors.js';
 import { toAdminUser } from './admin.mapper.js';
+import { isUniqueViolation } from './ingest.errors.js';
 import { dummyHash, hashPassword, verifyPassword } from './password.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -106,7 +107,8 @@ export async function ensureFirstOperator(
   if ((await countOperators(db)) > 0) return { created: false };
   const configured = config.firstOperator;
   if (configured?.password) {
-    await createOperator(db, { username: configured.username, password: configured.password });
+    if (!(await createdFirst(db, { username: configured.username, password: configured.password })))
+      return { created: false };
     return { created: true, username: configured.username };
   }
   if (config.env === 'production') {
@@ -116,8 +118,23 @@ export async function ensureFirstOperator(
   }
   const username = configured?.username ?? 'admin';
   const generatedPassword = randomBytes(12).toString('base64url');
-  await createOperator(db, { username, password: generatedPassword });
+  if (!(await createdFirst(db, { username, password: generatedPassword }))) return { created: false };
   return { created: true, username, generatedPassword };
+}
+
+/**
+ * createOperator for the first operator; false when another replica starting at the same moment made it
+ * first (both counted none: the loser exited on the unique violation, found by an audit).
+ */
+async function createdFirst(db: Kysely<Database>, input: NewOperatorInput): Promise<boolean> {
+  try {
+    await createOperator(db, input);
+    return true;
+  } catch (err) {
+    const taken = (err instanceof AppError && err.kind === 'conflict') || isUniqueViolation(err);
+    if (taken && (await countOperators(db)) > 0) return false;
+    throw err;
+  }
 }
 
 /** The operator for these credentials, or a login refusal with one message for both mistakes. */
