@@ -9,7 +9,16 @@ export interface ConnectRedisOptions {
   /** shown in CLIENT LIST, so an operator sees which service holds a connection */
   name?: string;
   connectTimeoutMs?: number;
+  /** a command unanswered this long fails (default REDIS_COMMAND_TIMEOUT_MS) */
+  commandTimeoutMs?: number;
 }
+
+/**
+ * A command Redis does not answer within this fails, so the rate limiter skips and caches compute. An
+ * outage that closes the connection fails commands at once; one that leaves it open (a partition, a
+ * stopped primary) held every request of every replica until TCP gave up (found by an audit).
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /** The URL without its password, for messages. */
 export function redactRedisUrl(url: string): string {
@@ -33,6 +42,8 @@ export async function connectRedis(url: string, opts: ConnectRedisOptions = {}):
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: opts.connectTimeoutMs ?? 2000,
+    commandTimeout: opts.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
+    keepAlive: 10_000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
     ...(opts.name ? { connectionName: opts.name } : {}),
   });
@@ -88,8 +99,11 @@ export async function redisAnswers(client: Redis, timeoutMs = 1000): Promise<boo
   }
 }
 
-/** QUIT when connected (pending replies arrive first), else just drop the socket. */
+/**
+ * QUIT when connected (pending replies arrive first), else just drop the socket; a QUIT unanswered
+ * within the command timeout drops it too: a Redis that stopped answering held the shutdown for good.
+ */
 export async function closeRedis(client: Redis): Promise<void> {
-  if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-  else client.disconnect();
+  if (client.status !== 'ready') return client.disconnect();
+  await client.quit().catch(() => client.disconnect());
 }

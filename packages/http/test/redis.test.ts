@@ -11,6 +11,7 @@ const redisUrl = await testRedisUrl();
 class Relay {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  private frozen = false;
   port = 0;
   constructor(private readonly target: URL) {}
   async up(): Promise<void> {
@@ -21,11 +22,16 @@ class Relay {
         s.on('error', () => {});
         s.on('close', () => this.sockets.delete(s));
       }
-      client.pipe(upstream).pipe(client);
+      // data is dropped while frozen: the connection stays open and nothing answers, as in a partition
+      client.on('data', (d) => this.frozen || upstream.write(d));
+      upstream.on('data', (d) => this.frozen || client.write(d));
     });
     this.server.listen(this.port, '127.0.0.1');
     await once(this.server, 'listening');
     this.port = (this.server.address() as { port: number }).port;
+  }
+  freeze(frozen: boolean): void {
+    this.frozen = frozen;
   }
   async down(): Promise<void> {
     for (const s of this.sockets) s.destroy();
@@ -110,5 +116,26 @@ describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
         .toBe('new');
       await Promise.all([app.close(), other.close()]);
     });
+
+    // found by an audit: a Redis that stops answering without closing the connection held every request
+    it('a Redis that stops answering but stays connected: requests answer after the command timeout, close ends', async () => {
+      const app = await appOn(`redis://127.0.0.1:${relay.port}`, `${prefix}hang:`, 'reader', '1000');
+      expect((await app.inject('/thing')).statusCode).toBe(200);
+      relay.freeze(true);
+      try {
+        for (const path of ['/thing', '/thing']) {
+          const started = Date.now();
+          const res = await app.inject(path);
+          expect(res.statusCode).toBe(200);
+          expect(Date.now() - started).toBeLessThan(2500);
+        }
+        expect((await app.inject('/readyz')).statusCode).toBe(503);
+        const closing = Date.now();
+        await app.close();
+        expect(Date.now() - closing).toBeLessThan(3000);
+      } finally {
+        relay.freeze(false);
+      }
+    }, 20_000);
   });
 });
