@@ -61,6 +61,9 @@ export interface CreateDbOptions {
   lockWaitMs?: number;
 }
 
+/** How much longer than the server's statement_timeout the client waits for an answer. */
+export const QUERY_TIMEOUT_MARGIN_MS = 2000;
+
 const warnIdleError = (err: Error) =>
   console.warn(`[readlib] a PostgreSQL connection was lost (${err.message}); the next query opens a new one`);
 
@@ -83,6 +86,13 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       max: options.poolSize ?? 10,
       types: pgTypes as any,
       ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+      // statement_timeout is the server's: a server that stops answering on an open connection (a
+      // partition, a frozen host) held requests with no limit (found by an audit). The client gives up
+      // a little after the server would have, and TCP keepalive finds a dead peer while idle.
+      ...(options.statementTimeoutMs
+        ? { query_timeout: options.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS }
+        : {}),
+      keepAlive: true,
       ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
     });
     const lost = options.onIdleConnectionError ?? warnIdleError;

@@ -36,6 +36,8 @@ const PG_CONNECTION_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Connection terminated due to connection timeout',
   'Client has encountered a connection error',
+  // the client-side query_timeout: the server stopped answering on an open connection
+  'Query read timeout',
 ];
 
 function isUnavailableCode(code: string): boolean {

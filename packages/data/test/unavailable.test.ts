@@ -5,8 +5,8 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb, isDatabaseUnavailable } from '../src/index.js';
-import { refusingPostgresUrl, silentPostgres, testDialects } from '../src/testing/index.js';
+import { createDb, isDatabaseUnavailable, QUERY_TIMEOUT_MARGIN_MS } from '../src/index.js';
+import { refusingPostgresUrl, silentPostgres, TcpRelay, testDialects } from '../src/testing/index.js';
 
 /** The rejection of `work` (fails the test if it resolves). */
 async function failureOf(work: () => unknown): Promise<unknown> {
@@ -103,14 +103,15 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
     const { url, searchPath } = h.config as { url: string; searchPath: string };
     const db = createDb(
       { dialect: 'postgres', url, searchPath },
-      { poolSize: 1, connectTimeoutMs: 200, statementTimeoutMs: 300 },
+      { poolSize: 1, connectTimeoutMs: 200, statementTimeoutMs: 1000 },
     );
     try {
       const slow = await failureOf(() => sql`select pg_sleep(3)`.execute(db.db));
       expect((slow as { code: string }).code).toBe('57014');
       expect(isDatabaseUnavailable(slow)).toBe(true);
-      // the one connection busy for 250 ms: a second query waits 200 ms for it, then gives up
-      const busy = sql`select pg_sleep(0.25)`.execute(db.db);
+      // the one connection busy for 600 ms: a second query waits 200 ms for it, then gives up (the
+      // margin is wide so a loaded machine's late timers do not let the second query through)
+      const busy = sql`select pg_sleep(0.6)`.execute(db.db);
       const waiting = await failureOf(() => sql`select 1`.execute(db.db));
       expect(isDatabaseUnavailable(waiting), String(waiting)).toBe(true);
       await busy;
@@ -234,5 +235,38 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
         await h.destroy();
       }
     },
+  );
+
+  // found by an audit: a frozen server held requests on open connections with no limit
+  it.runIf(postgres)(
+    'a server that stops answering on an open connection: the query fails past the statement timeout',
+    async () => {
+      const h = await postgres!.create();
+      const { url, searchPath } = h.config as { url: string; searchPath: string };
+      const target = new URL(url);
+      const relay = new TcpRelay(target.hostname, Number(target.port || 5432));
+      await relay.up();
+      const through = new URL(url);
+      through.hostname = '127.0.0.1';
+      through.port = String(relay.port);
+      const db = createDb(
+        { dialect: 'postgres', url: through.toString(), searchPath },
+        { poolSize: 1, connectTimeoutMs: 300, statementTimeoutMs: 300 },
+      );
+      try {
+        expect((await sql<{ x: number }>`select 1 as x`.execute(db.db)).rows).toEqual([{ x: 1 }]);
+        relay.freeze(true);
+        const started = Date.now();
+        const frozen = await failureOf(() => sql`select 1`.execute(db.db));
+        expect(Date.now() - started).toBeLessThan(300 + QUERY_TIMEOUT_MARGIN_MS + 1000);
+        expect(isDatabaseUnavailable(frozen), String(frozen)).toBe(true);
+      } finally {
+        relay.freeze(false);
+        await relay.down();
+        await db.destroy().catch(() => {});
+        await h.destroy();
+      }
+    },
+    15_000,
   );
 });
