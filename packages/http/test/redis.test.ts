@@ -1,45 +1,10 @@
-import { once } from 'node:events';
-import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
 import { testConfig } from '@readlib/config';
+import { TcpRelay } from '@readlib/data/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBaseApp, type Family, RedisUnavailableError, success } from '../src/index.js';
 import { dropRedisPrefix, testRedisUrl, uniqueRedisPrefix } from '../src/redis-testing.js';
 
 const redisUrl = await testRedisUrl();
-
-/** A TCP relay in front of Redis that the test can cut and restore, as a network failure would. */
-class Relay {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private frozen = false;
-  port = 0;
-  constructor(private readonly target: URL) {}
-  async up(): Promise<void> {
-    this.server = createServer((client) => {
-      const upstream = tcp(Number(this.target.port || 6379), this.target.hostname);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('error', () => {});
-        s.on('close', () => this.sockets.delete(s));
-      }
-      // data is dropped while frozen: the connection stays open and nothing answers, as in a partition
-      client.on('data', (d) => this.frozen || upstream.write(d));
-      upstream.on('data', (d) => this.frozen || client.write(d));
-    });
-    this.server.listen(this.port, '127.0.0.1');
-    await once(this.server, 'listening');
-    this.port = (this.server.address() as { port: number }).port;
-  }
-  freeze(frozen: boolean): void {
-    this.frozen = frozen;
-  }
-  async down(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    const server = this.server;
-    this.server = undefined;
-    if (server) await new Promise((r) => server.close(r));
-  }
-}
 
 async function appOn(url: string, prefix: string, family: Family = 'reader', perMinute = '1000') {
   const app = await createBaseApp({
@@ -81,7 +46,8 @@ describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
   });
 
   describe('while Redis goes away and comes back', () => {
-    const relay = new Relay(new URL(redisUrl ?? 'redis://127.0.0.1:6379'));
+    const target = new URL(redisUrl ?? 'redis://127.0.0.1:6379');
+    const relay = new TcpRelay(target.hostname, Number(target.port || 6379));
     beforeAll(() => relay.up());
     afterAll(() => relay.down());
 
