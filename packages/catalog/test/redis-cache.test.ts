@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { TcpRelay } from '@readlib/data/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisCache } from '../src/cache/redis-cache.js';
@@ -115,5 +116,36 @@ describe.skipIf(problem !== null)('RedisCache (issue: scale-out §1)', () => {
     await cache.invalidate('down:');
     expect(errors).toContain('get');
     expect(errors).toContain('invalidate');
+  });
+
+  // found by an audit: a category list stayed stale for a minute after an outage during which it changed
+  it('an invalidation made while Redis was away is made when it is back, before Redis is read', async () => {
+    const target = new globalThis.URL(URL);
+    const relay = new TcpRelay(target.hostname, Number(target.port || 6379));
+    await relay.up();
+    const cut = new Redis(`redis://127.0.0.1:${relay.port}`, {
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => 50,
+    });
+    cut.on('error', () => {});
+    await cut.connect();
+    clients.push(cut);
+    const cache = await RedisCache.connect(cut, { prefix, localTtlMs: 1 });
+    caches.push(cache);
+    try {
+      expect(await cache.wrap('outage:list', 60_000, async () => 'before')).toBe('before');
+      await relay.down();
+      await cache.invalidate('outage:'); // the change, while Redis is away: its value stays in Redis
+      await relay.up();
+      await expect.poll(() => cut.status, { timeout: 5000 }).toBe('ready');
+      await new Promise((r) => setTimeout(r, 5)); // past the in-process layer's 1 ms
+      expect(await cache.wrap('outage:list', 60_000, async () => 'after')).toBe('after');
+      // and another replica reads the new value from Redis, not the one written before the change
+      expect(await a.wrap('outage:list', 60_000, async () => 'recomputed')).not.toBe('before');
+    } finally {
+      await relay.down();
+    }
   });
 });

@@ -44,6 +44,12 @@ export class RedisCache implements Cache {
   private readonly genKey: string;
   private readonly channel: string;
   private subscriber: Redis | undefined;
+  /**
+   * Prefixes whose invalidation did not reach Redis (it was away): made again before Redis is read,
+   * or its values written before the change were served until their TTL once Redis was back (a
+   * category list stayed stale for a minute after an outage: found by an audit).
+   */
+  private readonly missed = new Set<string>();
 
   private constructor(
     private readonly client: WithSetIfGen,
@@ -71,20 +77,35 @@ export class RedisCache implements Cache {
 
   async invalidate(prefix: string): Promise<void> {
     await this.local.invalidate(prefix);
-    try {
-      await this.client.incr(this.genKey);
-      const match = `${globEscape(this.valuePrefix + prefix)}*`;
-      let cursor = '0';
-      do {
-        const [next, keys] = await this.client.scan(cursor, 'MATCH', match, 'COUNT', 500);
-        if (keys.length > 0) await this.client.unlink(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      // after the delete: a replica that drops its layer on this message must not re-read the old value
-      await this.client.publish(this.channel, JSON.stringify({ from: this.id, prefix }));
-    } catch (err) {
-      this.opts.onError?.(err as Error, 'invalidate');
+    this.missed.add(prefix);
+    await this.replayMissed();
+  }
+
+  /** Whether every invalidation this replica made has reached Redis. */
+  private async replayMissed(): Promise<boolean> {
+    for (const prefix of [...this.missed]) {
+      try {
+        await this.invalidateShared(prefix);
+        this.missed.delete(prefix);
+      } catch (err) {
+        this.opts.onError?.(err as Error, 'invalidate');
+        return false;
+      }
     }
+    return true;
+  }
+
+  private async invalidateShared(prefix: string): Promise<void> {
+    await this.client.incr(this.genKey);
+    const match = `${globEscape(this.valuePrefix + prefix)}*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.client.scan(cursor, 'MATCH', match, 'COUNT', 500);
+      if (keys.length > 0) await this.client.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    // after the delete: a replica that drops its layer on this message must not re-read the old value
+    await this.client.publish(this.channel, JSON.stringify({ from: this.id, prefix }));
   }
 
   async close(): Promise<void> {
@@ -99,6 +120,7 @@ export class RedisCache implements Cache {
 
   private async shared<T>(key: string, ttlMs: number, compute: () => Promise<T>): Promise<T> {
     const vkey = this.valuePrefix + key;
+    if (this.missed.size > 0 && !(await this.replayMissed())) return compute();
     let gen: string;
     try {
       const [stored, g] = await this.client.mget(vkey, this.genKey);
