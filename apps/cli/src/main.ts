@@ -104,11 +104,16 @@ async function restore(src: string): Promise<number> {
   const config = loadConfig();
   if (config.database.dialect !== 'sqlite')
     throw new Error('restore: for PostgreSQL use pg_restore (see DEPLOYMENT.md)');
-  const aside = await restoreSqlite(src, config.database.file, config.storageDir);
+  const kept = await restoreSqlite(src, config.database.file, config.storageDir);
   // a backup taken before an upgrade gets this version's migrations
   const rt = await openRuntime(process.env, { migrate: true });
   await rt.handle.destroy();
-  console.log(`restored from ${src}; the previous database and store were kept with the suffix .${aside}`);
+  // where the previous data went, when there was any
+  const where = [
+    ...(kept.database ? [`the previous database was kept as ${kept.database}`] : []),
+    ...(kept.store ? [`the previous store's files in ${kept.store}`] : []),
+  ];
+  console.log(`restored from ${src}${where.length ? `; ${where.join(', ')}` : ''}`);
   return 0;
 }
 

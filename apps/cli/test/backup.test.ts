@@ -1,4 +1,15 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +25,11 @@ import {
 } from '@readlib/data';
 import { FileStore } from '@readlib/epub';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { backupSqlite, restoreSqlite } from '../src/commands/backup.command.js';
 import { collectEpubs, importAll } from '../src/commands/import.command.js';
 import { REAL_EPUB_DIR } from '../src/demo/demo-catalogue.js';
+import { runCli } from './run-cli.js';
 
 const dataDir = fileURLToPath(new URL('../../../packages/data/', import.meta.url));
 const driver = createRequire(join(dataDir, 'package.json')).resolve('better-sqlite3');
@@ -111,7 +123,253 @@ describe('backup and restore (issue: scale-out and operations §4)', () => {
     await migrateToLatest(src.db);
     await backupSqlite(src.db, join(dir, 'src', 'storage'), join(dir, 'bk'));
     await src.destroy();
-    const aside = await restoreSqlite(join(dir, 'bk'), dbFile, store);
-    expect(existsSync(`${dbFile}.${aside}`)).toBe(true);
+    const kept = await restoreSqlite(join(dir, 'bk'), dbFile, store);
+    expect(kept).toEqual({ database: expect.stringContaining('.before-restore-') });
+    expect(existsSync(kept.database!)).toBe(true);
   });
 });
+
+/** Runs a script on the live database in a node process of its own, with better-sqlite3 as `Db`. */
+function onDatabase(file: string, script: string): ChildProcess {
+  return spawn(process.execPath, ['-e', `const Db = require(process.env.DRIVER); ${script}`], {
+    env: { ...process.env, DRIVER: driver, FILE: file },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+/** A process holding the database open, as a running service does: idle, or in a write transaction. */
+async function holdOpen(file: string, writing: boolean): Promise<ChildProcess> {
+  const child = onDatabase(
+    file,
+    `const db = new Db(process.env.FILE);
+     db.pragma('journal_mode = WAL');
+     db.prepare('select count(*) from books').get();
+     if (${writing}) {
+       db.exec('begin immediate');
+       db.prepare("insert into search_log (keyword, open_id, created_at) values ('held', null, 0)").run();
+     }
+     console.log('ready');
+     setInterval(() => {}, 60_000);`,
+  );
+  await new Promise((resolve, reject) => {
+    child.stdout!.once('data', resolve);
+    child.once('exit', (code) => reject(new Error(`the holder exited (${code})`)));
+  });
+  return child;
+}
+
+/** Rows committed to the write-ahead log by a process that then dies, so they are in the log only. */
+async function commitAndCrash(file: string, rows: number): Promise<void> {
+  const child = onDatabase(
+    file,
+    `const db = new Db(process.env.FILE);
+     db.pragma('journal_mode = WAL');
+     db.pragma('wal_autocheckpoint = 0');
+     const insert = db.prepare('insert into search_log (keyword, open_id, created_at) values (?, null, 0)');
+     for (let i = 0; i < ${rows}; i++) insert.run('crashed-' + i);
+     process.kill(process.pid, 'SIGKILL');`,
+  );
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+async function countRows(file: string, where = '1 = 1'): Promise<number> {
+  const h = createDb({ dialect: 'sqlite', file });
+  try {
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*) as n from search_log where ${sql.raw(where)}`.execute(h.db);
+    return Number(rows[0]!.n);
+  } finally {
+    await h.destroy();
+  }
+}
+
+describe('backup and restore leave nothing half done (found by an audit)', () => {
+  let dir: string;
+  let live: string;
+  let bk: string;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'readlib-restore-'));
+    live = join(dir, 'live');
+    bk = join(dir, 'bk');
+    expect((await runCli(live, ['import', REAL_EPUB_DIR])).code).toBe(0);
+    expect((await runCli(live, ['backup', bk])).code).toBe(0);
+  }, 60_000);
+  afterEach(() => {
+    vi.useRealTimers();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const dbFile = () => join(live, 'library.db');
+
+  /** Every file and folder of the live install, and the books of its database. */
+  async function liveState(): Promise<{ entries: string[]; books: number }> {
+    const entries = readdirSync(live, { recursive: true }).map(String).sort();
+    const h = createDb({ dialect: 'sqlite', file: dbFile() });
+    try {
+      return { entries, books: await countBooks(h.db) };
+    } finally {
+      await h.destroy();
+    }
+  }
+
+  /** A copy of the backup, changed by `spoil`. */
+  function spoiled(name: string, spoil: (copy: string) => void): string {
+    const copy = join(dir, name);
+    cpSync(bk, copy, { recursive: true });
+    spoil(copy);
+    return copy;
+  }
+
+  it('is refused while another process has the database open, idle or writing', async () => {
+    for (const writing of [false, true]) {
+      const holder = await holdOpen(dbFile(), writing);
+      try {
+        const before = await liveState();
+        const { code, out } = await runCli(live, ['restore', bk]);
+        expect([code, out]).toEqual([
+          1,
+          `error: restore: ${dbFile()} is open in another process: stop the services first`,
+        ]);
+        expect(await liveState()).toEqual(before);
+      } finally {
+        holder.kill();
+        await new Promise((resolve) => holder.once('exit', resolve));
+      }
+    }
+  }, 60_000);
+
+  it('keeps what was committed to the write-ahead log in the database it moves aside', async () => {
+    await commitAndCrash(dbFile(), 50);
+    expect(statSync(`${dbFile()}-wal`).size).toBeGreaterThan(0);
+    const { code, out } = await runCli(live, ['restore', bk]);
+    expect(code).toBe(0);
+    const kept = readdirSync(live).find((n) => n.startsWith('library.db.before-restore-') && n.endsWith('Z'));
+    expect(await countRows(join(live, kept!), "keyword like 'crashed-%'")).toBe(50);
+    expect(await countRows(dbFile(), "keyword like 'crashed-%'")).toBe(0);
+    expect(out).toBe(
+      `restored from ${bk}; the previous database was kept as ${join(live, kept!)}, the previous store's files in ${join(live, 'store', kept!.replace('library.db', ''))}`,
+    );
+    expect(readdirSync(join(live, 'store', kept!.replace('library.db', ''), 'epub'))).toHaveLength(6);
+  }, 60_000);
+
+  it('refuses a backup that is damaged, not whole, not migrated or from a newer build, moving nothing', async () => {
+    const before = await liveState();
+    const refusals: Array<[string, RegExp]> = [
+      [
+        spoiled('garbage', (c) => writeFileSync(join(c, 'library.db'), randomBytes(65_536))),
+        /not a database/,
+      ],
+      [spoiled('no-store', (c) => rmSync(join(c, 'storage'), { recursive: true })), /no storage\//],
+      [
+        spoiled('unmigrated', (c) => {
+          rmSync(join(c, 'library.db'));
+          const db = new (createRequire(import.meta.url)(driver))(join(c, 'library.db'));
+          db.exec('create table t (x)');
+          db.close();
+        }),
+        /no migrations recorded/,
+      ],
+      [
+        spoiled('newer', (c) => {
+          const db = new (createRequire(import.meta.url)(driver))(join(c, 'library.db'));
+          db.prepare(
+            "insert into kysely_migration (name, timestamp) values ('2999-01-01T0000-future', '')",
+          ).run();
+          db.close();
+        }),
+        /newer version/,
+      ],
+    ];
+    for (const [src, reason] of refusals) {
+      const { code, out } = await runCli(live, ['restore', src]);
+      expect(await liveState(), src).toEqual(before);
+      expect(code, src).toBe(1);
+      expect(out, src).toMatch(reason);
+    }
+  }, 60_000);
+
+  it('leaves the live database and store as they were when copying the backup fails midway', async () => {
+    // fs.cp refuses a FIFO: the copy fails after the database and part of the store were copied
+    const src = spoiled('fifo', (c) => execFileSync('mkfifo', [join(c, 'storage', 'unzip', 'zz-pipe')]));
+    const before = await liveState();
+    const { code, out } = await runCli(live, ['restore', src]);
+    expect(await liveState()).toEqual(before);
+    expect(code).toBe(1);
+    expect(out).toMatch(/copying .* failed, nothing in place was changed/);
+  }, 60_000);
+
+  it('leaves no partial backup when a backup fails, so that a retry goes through', async () => {
+    // fs.cp refuses a FIFO: the backup fails after the database and part of the store were copied
+    const book = readdirSync(join(live, 'store', 'unzip'))[0]!;
+    const pipe = join(live, 'store', 'unzip', book, 'zz-pipe');
+    execFileSync('mkfifo', [pipe]);
+    const dest = join(dir, 'again');
+    expect((await runCli(live, ['backup', dest])).code).toBe(1);
+    expect(readdirSync(dir).filter((n) => n.includes('again'))).toEqual([]);
+    // an empty folder already there (a mount point, say) is written into, and emptied again
+    mkdirSync(dest);
+    expect((await runCli(live, ['backup', dest])).code).toBe(1);
+    expect(readdirSync(dest)).toEqual([]);
+    rmSync(pipe);
+    expect((await runCli(live, ['backup', dest])).code).toBe(0);
+    expect(readdirSync(dest).sort()).toEqual(['library.db', 'manifest.json', 'storage']);
+  }, 60_000);
+
+  it('undoes the renames already done when a later one fails', async () => {
+    // the time fixes the names each version gives the previous store; both taken, so the swap fails
+    // after the database was moved
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-02T03:04:05.678Z'));
+    writeFileSync(join(live, 'store', '.before-restore-2026-01-02T03-04-05-678Z'), 'taken');
+    mkdirSync(join(live, 'store.before-restore-2026-01-02T03-04-05-678Z', 'taken'), { recursive: true });
+    const before = await liveState();
+    await expect(restoreSqlite(bk, dbFile(), join(live, 'store'))).rejects.toThrow(/nothing was changed/);
+    expect(await liveState()).toEqual(before);
+  }, 60_000);
+
+  it('says nothing of previous data where there was none', async () => {
+    const fresh = join(dir, 'fresh');
+    expect(await runCli(fresh, ['restore', bk])).toEqual({ code: 0, out: `restored from ${bk}` });
+    expect(readdirSync(join(fresh, 'store', 'epub'))).toHaveLength(6);
+  }, 60_000);
+
+  // DEPLOYMENT.md mounts the shared store at STORAGE_DIR; a mount point cannot be renamed (EBUSY)
+  it.skipIf(!canMount())(
+    'restores into a store that is a mount point',
+    async () => {
+      const store = join(dir, 'mounted', 'store');
+      mkdirSync(store, { recursive: true });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64M', 'tmpfs', store]);
+      try {
+        expect((await runCli(join(dir, 'mounted'), ['import', REAL_EPUB_DIR])).code).toBe(0);
+        const { code, out } = await runCli(join(dir, 'mounted'), ['restore', bk]);
+        expect([code, out]).toEqual([
+          0,
+          expect.stringMatching(/previous store's files in .*\.before-restore-/),
+        ]);
+        expect(readdirSync(join(store, 'epub'))).toHaveLength(6);
+        const kept = readdirSync(store).find((n) => n.startsWith('.before-restore-'));
+        expect(readdirSync(join(store, kept!, 'epub'))).toHaveLength(6);
+      } finally {
+        execFileSync('umount', [store]);
+      }
+    },
+    60_000,
+  );
+});
+
+/** Mounting a tmpfs works here (root, with the privilege): the test of a mounted store can run. */
+function canMount(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'readlib-mount-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1M', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}

@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createDb, type Database } from '@readlib/data';
 import { type Kysely, sql } from 'kysely';
+
+// main.ts and the tests take the pair of commands from here
+export { type RestoreResult, restoreSqlite } from './restore.command.js';
 
 export interface BackupManifest {
   createdAt: string;
@@ -32,14 +35,34 @@ async function sizeOf(path: string): Promise<{ files: number; bytes: number }> {
  * A consistent online snapshot: `VACUUM INTO` copies the database as of one read transaction while the
  * services keep writing; then only the files of the books (and pending uploads) in that snapshot are
  * copied. Book files never change once stored, so the pair is consistent without stopping anything.
+ *
+ * A new destination is written beside it under a dot-name and renamed into place when complete, so a
+ * failed backup (a full disk) leaves nothing that a retry would refuse as not empty. An empty folder
+ * that is already there (maybe a mount point, which a rename cannot replace) is written into, and
+ * emptied again if the backup fails.
  */
 export async function backupSqlite(
   db: Kysely<Database>,
   storeRoot: string,
   dest: string,
 ): Promise<BackupManifest> {
-  if (existsSync(dest) && (await readdir(dest)).length > 0)
-    throw new Error(`backup: ${dest} exists and is not empty`);
+  const existed = existsSync(dest);
+  if (existed && (await readdir(dest)).length > 0) throw new Error(`backup: ${dest} exists and is not empty`);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const into = existed ? dest : join(dirname(dest), `.${basename(dest)}.partial-${stamp}`);
+  try {
+    const manifest = await writeBackup(db, storeRoot, into);
+    if (!existed) await rename(into, dest);
+    return manifest;
+  } catch (err) {
+    if (existed)
+      for (const name of await readdir(dest)) await rm(join(dest, name), { recursive: true, force: true });
+    else await rm(into, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function writeBackup(db: Kysely<Database>, storeRoot: string, dest: string): Promise<BackupManifest> {
   await mkdir(join(dest, 'storage'), { recursive: true });
   const dbFile = join(dest, 'library.db');
   await sql`vacuum into ${dbFile}`.execute(db);
@@ -77,23 +100,4 @@ export async function backupSqlite(
   }
   await writeFile(join(dest, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
-}
-
-/**
- * Puts a backup in place of the database file and the store. The services must be stopped. What was
- * there before is kept beside it (`*.before-restore-<time>`), never deleted.
- */
-export async function restoreSqlite(src: string, dbFile: string, storeRoot: string): Promise<string> {
-  if (!existsSync(join(src, 'manifest.json')) || !existsSync(join(src, 'library.db'))) {
-    throw new Error(`restore: ${src} is not a backup made by \`pnpm cli backup\``);
-  }
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const aside = `before-restore-${stamp}`;
-  await mkdir(join(dbFile, '..'), { recursive: true });
-  if (existsSync(dbFile)) await rename(dbFile, `${dbFile}.${aside}`);
-  for (const suffix of ['-wal', '-shm']) await rm(`${dbFile}${suffix}`, { force: true });
-  if (existsSync(storeRoot)) await rename(storeRoot, `${storeRoot}.${aside}`);
-  await cp(join(src, 'library.db'), dbFile);
-  await cp(join(src, 'storage'), storeRoot, { recursive: true });
-  return aside;
 }
