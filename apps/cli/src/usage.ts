@@ -2,8 +2,10 @@ import { parseArgs } from 'node:util';
 
 export const USAGE = `usage: pnpm cli <command>
   migrate                                   apply database migrations and exit
-  import <file|dir>... [--category <name>]  bulk-import EPUB files (folders are searched for *.epub);
-                                            100 books added or more: the search indexes are merged after
+  import <file|dir>... [--category <name>]  bulk-import EPUB files (folders are searched for *.epub
+                                            regular files; links to files are followed, links to
+                                            folders inside them are not); 100 books added or more:
+                                            the search indexes are merged after
   optimize                                  merge the search indexes into one segment each (SQLite)
   backup <dest>                             consistent online snapshot of the SQLite database and store
   restore <src>                             put a backup in place (stop the services first)

@@ -1,13 +1,15 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countBooks, type DbHandle, findBookByFileName, findToc } from '@readlib/data';
+import { countBooks, createDb, type DbHandle, findBookByFileName, findToc } from '@readlib/data';
 import { testDialects } from '@readlib/data/testing';
 import { FileStore } from '@readlib/epub';
-import { makeHostileZip } from '@readlib/epub/testing';
+import { makeEpub, makeHostileZip } from '@readlib/epub/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectEpubs, importAll } from '../src/commands/import.command.js';
 import { demoInputs, REAL_EPUB_DIR } from '../src/demo/demo-catalogue.js';
+import { runCli } from './run-cli.js';
 
 const dialects = await testDialects();
 
@@ -73,6 +75,57 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
       { file: missing, reason: 'not found' },
     ]);
     expect(await countBooks(h.db)).toBe(1);
+  });
+
+  // found by an audit: a FIFO named *.epub, in a folder or named directly, and /dev/zero hung the import
+  it('reads regular files only: a FIFO or a device is a failure "not a regular file", and the rest goes on', async () => {
+    const folder = join(dir, 'books');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'a-book.epub'), makeEpub({ title: 'Regular' }));
+    execFileSync('mkfifo', [
+      join(folder, 'b-pipe.epub'),
+      join(dir, 'named.epub'),
+      join(folder, 'c-pipe.txt'),
+    ]);
+    const sources = await collectEpubs([folder, join(dir, 'named.epub'), '/dev/zero']);
+    const s = await importAll(deps(), sources);
+    expect(s.added).toBe(1);
+    expect(s.failed).toEqual([
+      { file: join(folder, 'b-pipe.epub'), reason: 'not a regular file' },
+      { file: join(dir, 'named.epub'), reason: 'not a regular file' },
+      { file: '/dev/zero', reason: 'not a regular file' },
+    ]);
+  });
+
+  // found by an audit: a link to / inside the folder made the import walk the whole machine
+  it('follows links to files but not links to folders below a named folder; a named folder may be a link', async () => {
+    const folder = join(dir, 'books');
+    const outside = join(dir, 'outside');
+    mkdirSync(folder);
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'far.epub'), makeEpub({ title: 'Far away' }));
+    symlinkSync(join(REAL_EPUB_DIR, 'alice.epub'), join(folder, 'alice.epub'));
+    symlinkSync(outside, join(folder, 'elsewhere'));
+    symlinkSync('/', join(folder, 'root'));
+    expect((await collectEpubs([folder])).map((src) => src.name)).toEqual([join(folder, 'alice.epub')]);
+    const named = join(dir, 'named-link');
+    symlinkSync(outside, named);
+    expect((await collectEpubs([named])).map((src) => src.name)).toEqual([join(named, 'far.epub')]);
+  });
+
+  // found by an audit: a name that is not UTF-8 was read back as another name, "not found"
+  it('imports a file whose name is not UTF-8', async () => {
+    const folder = join(dir, 'books');
+    mkdirSync(folder);
+    const raw = Buffer.concat([
+      Buffer.from(`${folder}/bad-`),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('-name.epub'),
+    ]);
+    writeFileSync(raw, makeEpub({ title: 'Latin-1 named' }));
+    const sources = await collectEpubs([folder]);
+    expect(sources.map((src) => src.name)).toEqual([join(folder, 'bad-\uFFFD\uFFFD-name.epub')]);
+    expect(await importAll(deps(), sources)).toEqual({ added: 1, duplicate: 0, failed: [] });
   });
 
   it('reads and parses the next books while one is written, yet writes in order, one at a time', async () => {
@@ -148,4 +201,53 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     expect((await findBookByFileName(h.db, dream.file_name))?.category_name).toBe('Literature');
     expect((await findToc(h.db, dream.id)).map((e) => e.label)[0]).toBe('第一回 甄士隐梦幻识通灵');
   });
+});
+
+// found by an audit: two imports of the same folder at once (two terminals, an overlapping cron run)
+// left books in the catalogue without their files, and running it again skipped them as duplicates
+describe('two import processes over the same books at once', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'readlib-import-race-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('add each book once, every one with its files; running again finds duplicates only', async () => {
+    const folder = join(dir, 'books');
+    mkdirSync(folder);
+    const n = 60;
+    for (let i = 0; i < n; i++)
+      writeFileSync(
+        join(folder, `b${String(i).padStart(2, '0')}.epub`),
+        makeEpub({ title: `Twin ${i}`, identifier: `urn:t:${i}`, cover: true }),
+      );
+    expect((await runCli(dir, ['migrate'])).code).toBe(0);
+    const [a, b] = await Promise.all([runCli(dir, ['import', folder]), runCli(dir, ['import', folder])]);
+    const h = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
+    try {
+      const rows = await h.db
+        .selectFrom('books')
+        .select(['file_name', 'file_path', 'unzip_path', 'root_file', 'cover_path'])
+        .execute();
+      expect(rows).toHaveLength(n);
+      const store = join(dir, 'store');
+      const broken = rows.filter(
+        (r) =>
+          !existsSync(join(store, r.file_path)) ||
+          !existsSync(join(store, r.unzip_path, r.root_file)) ||
+          !r.cover_path ||
+          !existsSync(join(store, r.cover_path)),
+      );
+      expect(broken.map((r) => r.file_name)).toEqual([]);
+    } finally {
+      await h.destroy();
+    }
+    // neither reported a failure: the one that came second found the book there, whole
+    expect([a, b].map((r) => [r.code, r.out.match(/\d+ failed/)?.[0]])).toEqual([
+      [0, '0 failed'],
+      [0, '0 failed'],
+    ]);
+    const again = await runCli(dir, ['import', folder]);
+    expect(again.out).toMatch(new RegExp(`: 0 added, ${n} skipped as duplicate, 0 failed`));
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
-import { mkdir, readdir, stat } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { lstat, mkdir, readdir, rename, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import { EpubError } from './errors.js';
 import type { SafeZip } from './safe-unzip.js';
 import type { EpubCover } from './types.js';
@@ -78,6 +78,33 @@ export function coverExtension(cover: EpubCover): string | null {
   if (fromType) return fromType;
   const ext = cover.href.slice(cover.href.lastIndexOf('.') + 1).toLowerCase();
   return IMAGE_EXT.has(ext) ? ext : null;
+}
+
+/**
+ * Moves `src` to `dest` unless `dest` is there; into a folder already at `dest` goes what it lacks,
+ * entry by entry. Each move is one rename, so everything in place is whole, and nothing in place is
+ * removed. A writer of the same bytes moving in between has its identical file replaced, atomically.
+ * Whether anything was moved.
+ */
+export async function moveMissing(src: string, dest: string): Promise<boolean> {
+  if (!(await lstat(src)).isDirectory()) {
+    if (await exists(dest)) return false;
+    await rename(src, dest);
+    return true;
+  }
+  try {
+    // a folder renamed onto nothing (or onto an empty folder) in one step
+    await rename(src, dest);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+  }
+  let moved = false;
+  for (const name of await readdir(src)) {
+    if (await moveMissing(join(src, name), join(dest, name))) moved = true;
+  }
+  return moved;
 }
 
 export function stem(name: string): string {

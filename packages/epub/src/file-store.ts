@@ -1,14 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { EpubError } from './errors.js';
-import { coverExtension, exists, listDir, settledAll, stem, unpackTo } from './file-store.helpers.js';
+import {
+  coverExtension,
+  exists,
+  listDir,
+  moveMissing,
+  settledAll,
+  stem,
+  unpackTo,
+} from './file-store.helpers.js';
 import { type EpubLimits, resolveLimits } from './limits.js';
 import { openAndParse } from './parse-epub.js';
 import { isSafeStorePath } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
-import type { ParsedEpub } from './types.js';
+import type { EpubCover, ParsedEpub } from './types.js';
 
 /** Letters, digits, `.`, `_`, `-`; no leading dot (so never `.`, `..` or `.tmp`); at most 128. */
 export const FILE_NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
@@ -43,6 +51,8 @@ export interface StoredBook {
  * The book file store of decisions.md §1. Each import is assembled in `<root>/.tmp/<random>/` (same
  * file system, so `rename` is atomic) and moved into place part by part, the `.epub` last: a present
  * epub file therefore means a complete book, and removal deletes the epub first for the same reason.
+ * Each part appears whole (a folder or file renamed in); only a removal, or a crash amid one, leaves an
+ * unpacked folder in part, and never with its epub.
  */
 export class FileStore {
   readonly root: string;
@@ -105,6 +115,66 @@ export class FileStore {
     }
   }
 
+  /**
+   * putBook for a name derived from the book's bytes (a bulk import's `b-<sha256>`): files already under
+   * that name hold this very book, stored by another writer at the same time (a second import, another
+   * process) or left by a crashed one. So placing is idempotent instead of exclusive: a book whose epub
+   * is in place is whole and is taken as it is; otherwise each missing part is moved in (inside an
+   * unpacked folder already there, file by file: what a crash amid a removal leaves) and the epub last.
+   * Nothing in place is removed or replaced, even on failure: it may be another writer's, whose row is
+   * about to name it. Leftovers of a failure are completed by the next placement, or removed by the
+   * orphan cleanup. The caller's row insert decides which writer added the book.
+   * `placed`: whether this call moved the epub in (false: the whole book was there already).
+   */
+  async placeBook(
+    fileName: string,
+    epub: Buffer | string,
+    parsed?: ParsedEpub,
+    limits?: Partial<EpubLimits>,
+  ): Promise<StoredBook & { placed: boolean }> {
+    const paths = this.paths(fileName);
+    // the archive is verified even when the book is in place: the same refusals whoever came first
+    const { zip, parsed: fresh } = await openAndParse(epub, resolveLimits(limits));
+    try {
+      if (await exists(paths.epub))
+        return { ...this.stored(fileName, paths, await this.findCover(fileName), fresh), placed: false };
+      return await this.placeParsed(fileName, paths, epub, zip, parsed, fresh);
+    } finally {
+      zip.close();
+    }
+  }
+
+  private async placeParsed(
+    fileName: string,
+    paths: BookPaths,
+    epub: Buffer | string,
+    zip: SafeZip,
+    parsed: ParsedEpub | undefined,
+    fresh: ParsedEpub,
+  ): Promise<StoredBook & { placed: boolean }> {
+    const { cover, coverPath } = this.coverOf(fileName, paths, zip, parsed, fresh);
+    const tmp = this.tempDir();
+    try {
+      await mkdir(tmp, { recursive: true });
+      await this.assemble(tmp, zip, epub, cover && coverPath ? cover : null);
+      await mkdir(dirname(paths.unzip), { recursive: true });
+      await moveMissing(join(tmp, 'unzip'), paths.unzip);
+      let storedCover: string | null = null;
+      if (coverPath && (await exists(join(tmp, 'cover')))) {
+        await mkdir(paths.imgDir, { recursive: true });
+        await moveMissing(join(tmp, 'cover'), coverPath);
+        storedCover = coverPath;
+      }
+      await mkdir(dirname(paths.epub), { recursive: true });
+      const placed = await moveMissing(join(tmp, 'book.epub'), paths.epub);
+      return { ...this.stored(fileName, paths, storedCover, fresh), placed };
+    } catch (err) {
+      throw storeFailure(fileName, err);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
   private async storeParsed(
     fileName: string,
     paths: BookPaths,
@@ -113,24 +183,12 @@ export class FileStore {
     parsed: ParsedEpub | undefined,
     fresh: ParsedEpub,
   ): Promise<StoredBook> {
-    const cover = parsed?.cover && zip.has(parsed.cover.href) ? parsed.cover : fresh.cover;
-    const ext = cover ? coverExtension(cover) : null;
-    const coverPath = ext ? join(paths.imgDir, `${fileName}.${ext}`) : null;
-
-    const tmpRoot = join(this.root, '.tmp');
-    const tmp = join(tmpRoot, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const { cover, coverPath } = this.coverOf(fileName, paths, zip, parsed, fresh);
+    const tmp = this.tempDir();
     const moved: string[] = [];
     try {
       await mkdir(tmp, { recursive: true });
-      // three independent writes into the temporary folder, side by side (thread-pool round trips);
-      // all settle before a failure is thrown, so the cleanup below removes a folder nobody writes to
-      await settledAll([
-        unpackTo(zip, join(tmp, 'unzip')),
-        cover && coverPath ? zip.extractTo(cover.href, join(tmp, 'cover')) : undefined,
-        typeof epub === 'string'
-          ? copyFile(epub, join(tmp, 'book.epub'), constants.COPYFILE_EXCL)
-          : writeFile(join(tmp, 'book.epub'), epub, { flag: 'wx' }),
-      ]);
+      await this.assemble(tmp, zip, epub, cover && coverPath ? cover : null);
 
       await mkdir(dirname(paths.unzip), { recursive: true });
       await rename(join(tmp, 'unzip'), paths.unzip);
@@ -146,27 +204,58 @@ export class FileStore {
       if (await exists(paths.epub))
         throw new EpubError('BOOK_EXISTS', `a book named ${fileName} is already stored`);
       await rename(join(tmp, 'book.epub'), paths.epub);
-      return {
-        fileName,
-        epubPath: paths.epub,
-        unzipPath: paths.unzip,
-        coverPath: storedCover,
-        relative: {
-          epub: `epub/${fileName}.epub`,
-          unzip: `unzip/${fileName}`,
-          cover: storedCover ? `img/${fileName}.${ext}` : null,
-        },
-        parsed: fresh,
-      };
+      return this.stored(fileName, paths, storedCover, fresh);
     } catch (err) {
       for (const path of moved.reverse()) await rm(path, { recursive: true, force: true });
-      if (err instanceof EpubError) throw err;
-      throw new EpubError('STORE_FAILED', `could not store ${fileName}: ${(err as Error).message}`, {
-        cause: err,
-      });
+      throw storeFailure(fileName, err);
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
+  }
+
+  private coverOf(
+    fileName: string,
+    paths: BookPaths,
+    zip: SafeZip,
+    parsed: ParsedEpub | undefined,
+    fresh: ParsedEpub,
+  ): { cover: EpubCover | null; coverPath: string | null } {
+    const cover = parsed?.cover && zip.has(parsed.cover.href) ? parsed.cover : fresh.cover;
+    const ext = cover ? coverExtension(cover) : null;
+    return { cover, coverPath: ext ? join(paths.imgDir, `${fileName}.${ext}`) : null };
+  }
+
+  private tempDir(): string {
+    return join(this.root, '.tmp', `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  }
+
+  /**
+   * Three independent writes into the temporary folder, side by side (thread-pool round trips); all
+   * settle before a failure is thrown, so the cleanup removes a folder nobody writes to.
+   */
+  private async assemble(tmp: string, zip: SafeZip, epub: Buffer | string, cover: EpubCover | null) {
+    await settledAll([
+      unpackTo(zip, join(tmp, 'unzip')),
+      cover ? zip.extractTo(cover.href, join(tmp, 'cover')) : undefined,
+      typeof epub === 'string'
+        ? copyFile(epub, join(tmp, 'book.epub'), constants.COPYFILE_EXCL)
+        : writeFile(join(tmp, 'book.epub'), epub, { flag: 'wx' }),
+    ]);
+  }
+
+  private stored(fileName: string, paths: BookPaths, cover: string | null, parsed: ParsedEpub): StoredBook {
+    return {
+      fileName,
+      epubPath: paths.epub,
+      unzipPath: paths.unzip,
+      coverPath: cover,
+      relative: {
+        epub: `epub/${fileName}.epub`,
+        unzip: `unzip/${fileName}`,
+        cover: cover ? `img/${basename(cover)}` : null,
+      },
+      parsed,
+    };
   }
 
   /** Idempotent; the epub goes first so a half-removed book no longer counts as present. */
@@ -212,4 +301,11 @@ export class FileStore {
     }
     return removed;
   }
+}
+
+function storeFailure(fileName: string, err: unknown): EpubError {
+  if (err instanceof EpubError) return err;
+  return new EpubError('STORE_FAILED', `could not store ${fileName}: ${(err as Error).message}`, {
+    cause: err,
+  });
 }

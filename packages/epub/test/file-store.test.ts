@@ -1,4 +1,4 @@
-import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { coverExtension } from '../src/file-store.helpers.js';
@@ -88,6 +88,72 @@ describe('FileStore', () => {
     await expectEpubError(store.putBook('half', buf, await parseEpub(buf)), 'STORE_FAILED');
     expect(await listTree(root)).toEqual(['.tmp', 'img', 'unzip']);
     expect(await store.hasBook('half')).toBe(false);
+  });
+
+  // a bulk import names a book by its bytes: files under the name are this very book, stored by an
+  // import running at the same time or left by a crashed one (found by an audit: two imports at once
+  // removed each other's files, leaving books without them)
+  describe('placeBook, for names derived from the bytes', () => {
+    const book = () => makeEpub({ title: 'Placed', cover: TINY_PNG, chapters: [{ title: 'One' }] });
+
+    it('stores like putBook, and again finds the whole book in place and keeps it as it is', async () => {
+      const buf = book();
+      const first = await store.placeBook('b-1', buf, await parseEpub(buf));
+      expect(first).toMatchObject({
+        placed: true,
+        relative: { epub: 'epub/b-1.epub', unzip: 'unzip/b-1', cover: 'img/b-1.png' },
+        coverPath: join(root, 'img/b-1.png'),
+      });
+      const before = await listTree(join(root, 'unzip'));
+      const inodes = async () =>
+        Promise.all(
+          ['epub/b-1.epub', 'img/b-1.png', 'unzip/b-1'].map(async (p) => (await stat(join(root, p))).ino),
+        );
+      const ino = await inodes();
+      const again = await store.placeBook('b-1', buf);
+      expect(again).toMatchObject({ placed: false, relative: first.relative, coverPath: first.coverPath });
+      expect(await listTree(join(root, 'unzip'))).toEqual(before);
+      // not written again
+      expect(await inodes()).toEqual(ino);
+      expect(await listTree(join(root, '.tmp'))).toEqual([]);
+    });
+
+    it('two placements at once both succeed and leave one whole book', async () => {
+      const buf = book();
+      const results = await Promise.all(Array.from({ length: 4 }, () => store.placeBook('b-2', buf)));
+      expect(results.some((r) => r.placed)).toBe(true);
+      expect(new Set(results.map((r) => JSON.stringify(r.relative))).size).toBe(1);
+      const fresh = new FileStore(join(root, 'fresh'));
+      await fresh.putBook('b-2', buf);
+      expect(await listTree(join(root, 'unzip'))).toEqual(await listTree(join(root, 'fresh/unzip')));
+      expect(await readFile(join(root, 'epub/b-2.epub'))).toEqual(buf);
+      expect(await store.findCover('b-2')).toBe(join(root, 'img/b-2.png'));
+    });
+
+    it('completes what a crash left (an unpacked folder in part, no epub) without removing anything', async () => {
+      const buf = book();
+      const parsed = await parseEpub(buf);
+      await store.putBook('b-3', buf, parsed);
+      const whole = await listTree(join(root, 'unzip/b-3'));
+      // a removal killed midway: the epub first, then some of the unpacked files
+      await rm(join(root, 'epub/b-3.epub'));
+      await rm(join(root, 'unzip/b-3', parsed.rootFile));
+      await rm(join(root, 'unzip/b-3/OEBPS/text'), { recursive: true });
+      const kept = join(root, 'unzip/b-3/META-INF/container.xml');
+      const keptIno = (await stat(kept)).ino;
+      const res = await store.placeBook('b-3', buf, parsed);
+      expect(res.placed).toBe(true);
+      expect(await listTree(join(root, 'unzip/b-3'))).toEqual(whole);
+      expect((await stat(kept)).ino).toBe(keptIno);
+      expect(await readFile(join(root, 'epub/b-3.epub'))).toEqual(buf);
+      expect(await listTree(join(root, '.tmp'))).toEqual([]);
+    });
+
+    it('refuses what putBook refuses, before writing anything', async () => {
+      await expectEpubError(store.placeBook('b-4', Buffer.from('not a zip')), 'NOT_A_ZIP');
+      await expectEpubError(store.placeBook('../b-4', book()), 'INVALID_FILE_NAME');
+      expect(await listTree(root)).toEqual([]);
+    });
   });
 
   it('unpacks many entries side by side, each file whole', async () => {

@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { commitImport, type IngestDeps, type PreparedImport, prepareImport } from '@readlib/catalog';
 import { isEpubError } from '@readlib/epub';
 import type { Progress } from '../progress.js';
@@ -19,39 +19,65 @@ export interface ImportSource {
 /**
  * Files named directly, and every *.epub below the named folders, in a stable order. A path that cannot
  * be looked at (a broken symbolic link, a folder it may not read) becomes a source whose load fails with
- * the reason, so the import reports it among the failures and goes on with the rest.
+ * the reason, so the import reports it among the failures and goes on with the rest. Found by an audit:
+ * - only regular files are read (a symbolic link to one included): a FIFO or a device named *.epub, or
+ *   named directly (/dev/zero), hung the import, and is now a failure "not a regular file";
+ * - below a named folder, symbolic links to folders are not followed (links to files are): a link to /
+ *   walked the whole machine. A folder named on the command line may be a link;
+ * - names are read as bytes, so a file whose name is not UTF-8 is imported, not "not found".
  */
 export async function collectEpubs(paths: string[]): Promise<ImportSource[]> {
   const out: ImportSource[] = [];
-  // a symbolic link back up the tree would otherwise be walked again and again
+  // a folder named twice, or named inside another named one, is walked once
   const seen = new Set<string>();
-  const walk = async (p: string, named: boolean): Promise<void> => {
+  const walk = async (p: Buffer, named: boolean): Promise<void> => {
+    // the name printed (a byte that is not UTF-8 shows as U+FFFD); the bytes are what is opened
+    const name = p.toString();
     let info: Stats;
-    let entries: string[] = [];
+    let entries: Buffer[] = [];
     try {
+      const link = !named && (await lstat(p)).isSymbolicLink();
       info = await stat(p);
+      if (link && info.isDirectory()) return;
       if (info.isDirectory()) {
         const key = `${info.dev}:${info.ino}`;
         if (seen.has(key)) return;
         seen.add(key);
-        entries = (await readdir(p)).sort();
+        entries = (await readdir(p, { encoding: 'buffer' })).sort(Buffer.compare);
       }
     } catch (err) {
       const reason = await unreadable(p, err as NodeJS.ErrnoException);
-      out.push({ name: p, load: () => Promise.reject(new Error(reason)) });
+      out.push({ name, load: () => Promise.reject(new Error(reason)) });
       return;
     }
-    if (!info.isDirectory()) {
-      if (named || p.toLowerCase().endsWith('.epub')) out.push({ name: p, load: () => readFile(p) });
+    if (info.isDirectory()) {
+      const dir = named ? Buffer.from(join(name)) : p;
+      for (const e of entries) await walk(childOf(dir, e), false);
       return;
     }
-    for (const e of entries) await walk(join(p, e), false);
+    if (!named && !isEpubName(p)) return;
+    if (!info.isFile()) {
+      out.push({ name, load: () => Promise.reject(new Error('not a regular file')) });
+      return;
+    }
+    out.push({ name, load: () => readFile(p) });
   };
-  for (const p of paths) await walk(p, true);
+  for (const p of paths) await walk(Buffer.from(p), true);
   return out;
 }
 
-async function unreadable(path: string, err: NodeJS.ErrnoException): Promise<string> {
+const SEP = Buffer.from(sep);
+
+function childOf(dir: Buffer, name: Buffer): Buffer {
+  return Buffer.concat(dir.at(-1) === SEP[0] ? [dir, name] : [dir, SEP, name]);
+}
+
+/** Ends in `.epub`, any case: ASCII, so the last five bytes, whatever the encoding of the rest. */
+function isEpubName(p: Buffer): boolean {
+  return p.subarray(-5).toString('latin1').toLowerCase() === '.epub';
+}
+
+async function unreadable(path: Buffer, err: NodeJS.ErrnoException): Promise<string> {
   const link = await lstat(path).then(
     (l) => l.isSymbolicLink(),
     () => false,

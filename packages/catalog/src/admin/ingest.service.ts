@@ -66,6 +66,20 @@ async function store(
   }
 }
 
+/** FileStore.placeBook (commitImport): idempotent, for names derived from the bytes. */
+async function place(
+  deps: IngestDeps,
+  fileName: string,
+  input: Buffer,
+  parsed: ParsedEpub,
+): Promise<StoredBook & { placed: boolean }> {
+  try {
+    return await deps.store.placeBook(fileName, input, parsed, deps.limits);
+  } catch (err) {
+    throw epubRefusal(err);
+  }
+}
+
 function bookFromPending(p: PendingBook): NewBook {
   return {
     file_name: p.fileName,
@@ -229,7 +243,8 @@ export async function prepareImport(
 
 /**
  * The part that writes: duplicate checks, files, row. Commits of one import run one at a time, since
- * each duplicate check must see what the earlier books wrote.
+ * each duplicate check must see what the earlier books wrote. Safe beside other imports and admin
+ * creates of the same fileName: it never removes files a row or another writer may hold.
  */
 export async function commitImport(deps: IngestDeps, p: PreparedImport): Promise<ImportResult> {
   const { db } = deps;
@@ -246,15 +261,26 @@ export async function commitImport(deps: IngestDeps, p: PreparedImport): Promise
         /^\d+$/.test(p.category) ? { category: p.category } : { categoryText: p.category },
       )) as number)
     : await categoryFromSubjects(db, m.subjects);
-  // files without a row are leftovers of an interrupted import of these very bytes: replace them
-  await deps.store.removeBook(fileName);
-  const stored = await store(deps, fileName, input, parsed);
+  // Files go in place before the row, so an interrupted import leaves whole books only. Files already
+  // under this fileName hold this very book (the name derives from the bytes): another import's, running
+  // at the same time in this process or another one, or a crashed run's leftovers. placeBook keeps what
+  // is in place, completes what is missing and removes nothing; the row insert decides who added the
+  // book. Removing such files first, and again after losing the insert, deleted what another import was
+  // storing or had just committed, or what an admin create had just named (found by an audit: books
+  // without their files, which a re-run skipped as duplicates).
+  const stored = await place(deps, fileName, input, parsed);
   const pending = pendingFrom(parsed, stored, categoryId, p.originalName);
   try {
     await insertBook(db, bookFromPending(pending), pending.contents.map(toTocRow));
   } catch (err) {
-    await deps.store.removeBook(fileName);
+    // another writer committed this fileName meanwhile: the files are its book's now
     if (isUniqueViolation(err)) return { status: 'duplicate', fileName, title };
+    // any other failure (the database's) removes the book whose epub this import moved in, as before,
+    // unless a row names it by now; when that cannot be looked up the files stay, for the orphan cleanup.
+    // (Another import of these bytes that found them whole and has yet to insert would lose them: it
+    // would have to commit in this very moment, against the database that failed this insert.)
+    const named = await findBookByFileName(db, fileName).then(Boolean, () => true);
+    if (stored.placed && !named) await deps.store.removeBook(fileName);
     throw err;
   }
   return { status: 'added', fileName, title };
