@@ -156,7 +156,10 @@ export class CatalogMemo {
     for (const id of ids) {
       const row = this.books.get(id);
       if (row) kept.push(row);
-      else (missing ??= []).push(id);
+      else {
+        missing ??= [];
+        missing.push(id);
+      }
     }
     if (missing) {
       const generation = this.generation;
