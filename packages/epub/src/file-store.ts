@@ -152,26 +152,19 @@ export class FileStore {
     parsed: ParsedEpub | undefined,
     fresh: ParsedEpub,
   ): Promise<StoredBook & { placed: boolean }> {
-    const { cover, coverPath } = this.coverOf(fileName, paths, zip, parsed, fresh);
-    const tmp = this.tempDir();
     try {
-      await mkdir(tmp, { recursive: true });
-      await this.assemble(tmp, zip, epub, cover && coverPath ? cover : null);
-      await mkdir(dirname(paths.unzip), { recursive: true });
-      await moveMissing(join(tmp, 'unzip'), paths.unzip);
-      let storedCover: string | null = null;
-      if (coverPath && (await exists(join(tmp, 'cover')))) {
-        await mkdir(paths.imgDir, { recursive: true });
-        await moveMissing(join(tmp, 'cover'), coverPath);
-        storedCover = coverPath;
-      }
-      await mkdir(dirname(paths.epub), { recursive: true });
-      const placed = await moveMissing(join(tmp, 'book.epub'), paths.epub);
-      return { ...this.stored(fileName, paths, storedCover, fresh), placed };
+      const { storedCover, epubMoved } = await this.assembleAndMove(
+        fileName,
+        paths,
+        epub,
+        zip,
+        parsed,
+        fresh,
+        moveMissing,
+      );
+      return { ...this.stored(fileName, paths, storedCover, fresh), placed: epubMoved };
     } catch (err) {
       throw storeFailure(fileName, err);
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
     }
   }
 
@@ -183,31 +176,53 @@ export class FileStore {
     parsed: ParsedEpub | undefined,
     fresh: ParsedEpub,
   ): Promise<StoredBook> {
-    const { cover, coverPath } = this.coverOf(fileName, paths, zip, parsed, fresh);
-    const tmp = this.tempDir();
     const moved: string[] = [];
-    try {
-      await mkdir(tmp, { recursive: true });
-      await this.assemble(tmp, zip, epub, cover && coverPath ? cover : null);
-
-      await mkdir(dirname(paths.unzip), { recursive: true });
-      await rename(join(tmp, 'unzip'), paths.unzip);
-      moved.push(paths.unzip);
-      let storedCover: string | null = null;
-      if (coverPath && (await exists(join(tmp, 'cover')))) {
-        await mkdir(paths.imgDir, { recursive: true });
-        await rename(join(tmp, 'cover'), coverPath);
-        moved.push(coverPath);
-        storedCover = coverPath;
-      }
-      await mkdir(dirname(paths.epub), { recursive: true });
-      if (await exists(paths.epub))
+    // exclusive: each part renamed in and remembered, so a failure takes back what this call put there
+    const renameIn = async (src: string, dest: string) => {
+      if (dest === paths.epub && (await exists(dest)))
         throw new EpubError('BOOK_EXISTS', `a book named ${fileName} is already stored`);
-      await rename(join(tmp, 'book.epub'), paths.epub);
+      await rename(src, dest);
+      moved.push(dest);
+      return true;
+    };
+    try {
+      const { storedCover } = await this.assembleAndMove(fileName, paths, epub, zip, parsed, fresh, renameIn);
       return this.stored(fileName, paths, storedCover, fresh);
     } catch (err) {
       for (const path of moved.reverse()) await rm(path, { recursive: true, force: true });
       throw storeFailure(fileName, err);
+    }
+  }
+
+  /**
+   * The book assembled in a temporary folder, then its parts moved into the store by `move`, the epub
+   * last: a book whose epub is in place is whole (placeBook relies on it). The temporary folder goes
+   * whatever happens.
+   */
+  private async assembleAndMove(
+    fileName: string,
+    paths: BookPaths,
+    epub: Buffer | string,
+    zip: SafeZip,
+    parsed: ParsedEpub | undefined,
+    fresh: ParsedEpub,
+    move: (src: string, dest: string) => Promise<boolean>,
+  ): Promise<{ storedCover: string | null; epubMoved: boolean }> {
+    const { cover, coverPath } = this.coverOf(fileName, paths, zip, parsed, fresh);
+    const tmp = this.tempDir();
+    try {
+      await mkdir(tmp, { recursive: true });
+      await this.assemble(tmp, zip, epub, cover && coverPath ? cover : null);
+      await mkdir(dirname(paths.unzip), { recursive: true });
+      await move(join(tmp, 'unzip'), paths.unzip);
+      let storedCover: string | null = null;
+      if (coverPath && (await exists(join(tmp, 'cover')))) {
+        await mkdir(paths.imgDir, { recursive: true });
+        await move(join(tmp, 'cover'), coverPath);
+        storedCover = coverPath;
+      }
+      await mkdir(dirname(paths.epub), { recursive: true });
+      return { storedCover, epubMoved: await move(join(tmp, 'book.epub'), paths.epub) };
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
