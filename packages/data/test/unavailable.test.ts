@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb, isDatabaseUnavailable, QUERY_TIMEOUT_MARGIN_MS } from '../src/index.js';
+import { createDb, type DbHandle, isDatabaseUnavailable, QUERY_TIMEOUT_MARGIN_MS } from '../src/index.js';
 import { refusingPostgresUrl, silentPostgres, TcpRelay, testDialects } from '../src/testing/index.js';
 
 /** The rejection of `work` (fails the test if it resolves). */
@@ -73,6 +73,31 @@ describe('isDatabaseUnavailable, SQLite', () => {
     }
   });
 });
+
+/**
+ * A pool of the services' kind on a fresh PostgreSQL schema, the errors it reports, and a second client
+ * to kill its connections with (pg_terminate_backend).
+ */
+async function withKillablePool(
+  work: (pool: DbHandle, admin: pg.Client, lost: Error[]) => Promise<void>,
+): Promise<void> {
+  const h = await postgres!.create();
+  const lost: Error[] = [];
+  const { url, searchPath } = h.config as { url: string; searchPath: string };
+  const pool = createDb(
+    { dialect: 'postgres', url, searchPath },
+    { onIdleConnectionError: (e) => lost.push(e) },
+  );
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await work(pool, admin, lost);
+  } finally {
+    await admin.end();
+    await pool.destroy();
+    await h.destroy();
+  }
+}
 
 describe('isDatabaseUnavailable, PostgreSQL driver', () => {
   it('nothing listening at the address (ECONNREFUSED, also through localhost) is unavailable', async () => {
@@ -164,16 +189,7 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
   it.runIf(postgres)(
     'an idle pooled connection killed by the server: reported, not thrown; the pool goes on',
     async () => {
-      const h = await postgres!.create();
-      const lost: Error[] = [];
-      const { url, searchPath } = h.config as { url: string; searchPath: string };
-      const pool = createDb(
-        { dialect: 'postgres', url, searchPath },
-        { onIdleConnectionError: (e) => lost.push(e) },
-      );
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
+      await withKillablePool(async (pool, admin, lost) => {
         const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(pool.db);
         // the connection now idles in the pool; without a listener its death would end this process
         await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
@@ -181,11 +197,7 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
         expect(lost).toHaveLength(1);
         expect(isDatabaseUnavailable(lost[0])).toBe(true);
         expect((await sql<{ x: number }>`select 1 as x`.execute(pool.db)).rows).toEqual([{ x: 1 }]);
-      } finally {
-        await admin.end();
-        await pool.destroy();
-        await h.destroy();
-      }
+      });
     },
   );
 
@@ -193,16 +205,7 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
   it.runIf(postgres)(
     'a pooled connection killed while its query runs: the query fails as unavailable, the process goes on',
     async () => {
-      const h = await postgres!.create();
-      const lost: Error[] = [];
-      const { url, searchPath } = h.config as { url: string; searchPath: string };
-      const pool = createDb(
-        { dialect: 'postgres', url, searchPath },
-        { onIdleConnectionError: (e) => lost.push(e) },
-      );
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
+      await withKillablePool(async (pool, admin, lost) => {
         const running = failureOf(() => sql`select pg_sleep(5), pg_backend_pid()`.execute(pool.db));
         let pid: number | undefined;
         for (let i = 0; i < 100 && pid === undefined; i++) {
@@ -229,11 +232,7 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
         }
         expect(answered).toEqual([{ x: 1 }]);
         for (const err of lost) expect(isDatabaseUnavailable(err), String(err)).toBe(true);
-      } finally {
-        await admin.end();
-        await pool.destroy();
-        await h.destroy();
-      }
+      });
     },
   );
 
