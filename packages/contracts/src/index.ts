@@ -21,7 +21,8 @@ export {
 } from './fields.js';
 export * from './health.schema.js';
 export * from './home.schema.js';
-export { contractSchemas } from './registry.js';
+export { type ContractTypes, contractSchemaMap, contractSchemas } from './registry.js';
+export * from './routes/index.js';
 export * from './screen.schema.js';
 export * from './search.schema.js';
 export * from './shelf.schema.js';
