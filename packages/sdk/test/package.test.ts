@@ -23,7 +23,7 @@ describe('the manifest of @readlib/sdk', () => {
 });
 
 describe('the type-level tests', () => {
-  it('compile: each wrong call of test/client-types.check.ts is refused', async () => {
+  it('compile: each wrong call of test/client-types.check.ts and test/platform-types.check.ts is refused', async () => {
     // src and that file only (the typecheck script covers every file of the package)
     await expect(tsc(['-p', 'tsconfig.check.json'])).resolves.toBeDefined();
   }, 120_000);
