@@ -57,8 +57,8 @@ export interface AdminClientOptions {
 }
 
 /**
- * The administration API (spec §4.11, §4.12), one method per route, named by its `operationId`.
- * Every call but `login` and the health endpoints sends `Authorization: Bearer <token>`. Every method
+ * The administration API, one method per route, named by its `operationId` (see
+ * openapi/admin-api.json). Every call but `login` and the health endpoints sends `Authorization: Bearer <token>`. Every method
  * that sends a request takes an optional last argument `call` (`{ signal?, timeoutMs? }`): an
  * AbortSignal and a timeout for that call only (the signal also applies to a retry after `onUnauthorized`).
  */
