@@ -13,14 +13,14 @@
  *   `{ statusCode, header, data }` (`statusCode` a string in older base libraries).
  * - both calls return a task whose `abort()` cancels the request.
  */
-
 import type { FetchInit, MiniProgramFetch, UploadInit } from './index.js';
 import {
   type PlatformTask,
   platformCall,
   platformError,
+  requestOptions,
   responseOf,
-  textBody,
+  uploadOptions,
 } from './mini-program.adapter.js';
 
 interface AlipayFail {
@@ -93,12 +93,8 @@ export function alipayFetch(my: AlipayApi): MiniProgramFetch {
   const request = (url: string, init: FetchInit) =>
     platformCall(init.signal, (resolve, reject) =>
       my.request({
-        url,
-        method: init.method as 'GET' | 'POST',
+        ...requestOptions(url, init),
         headers: init.headers,
-        ...textBody(init),
-        dataType: 'text',
-        ...(init.timeoutMs === undefined ? {} : { timeout: init.timeoutMs }),
         success: (res) =>
           resolve(responseOf(res.status ?? res.statusCode ?? 0, res.headers ?? res.header, res.data)),
         fail: (error) => failed(error, resolve, reject),
@@ -107,14 +103,12 @@ export function alipayFetch(my: AlipayApi): MiniProgramFetch {
   const uploadFile = (url: string, init: UploadInit) =>
     platformCall(init.signal, (resolve, reject) =>
       my.uploadFile({
-        url,
-        filePath: init.filePath,
+        ...uploadOptions(url, init),
         name: init.field,
         fileName: init.field,
         // required, and only image/video/audio are named: the service reads the part's bytes, not its type
         fileType: 'image',
         header: init.headers,
-        ...(init.timeoutMs === undefined ? {} : { timeout: init.timeoutMs }),
         success: (res) => resolve(responseOf(Number(res.statusCode), res.header, res.data)),
         fail: (error) => failed(error, resolve, reject),
       }),

@@ -1,5 +1,5 @@
 // the public entry, so the published declarations of the adapters import these from the main bundle
-import type { FetchInit, FetchResponseLike } from './index.js';
+import type { FetchInit, FetchResponseLike, UploadInit } from './index.js';
 
 /** What the platforms' request and upload calls return: a task whose `abort()` cancels the request. */
 export interface PlatformTask {
@@ -42,13 +42,36 @@ function bodyText(data: unknown): string {
  * The request body: the SDK sends JSON text; a form (an upload of bytes) has no way through these
  * platforms, whose uploads take a local file path instead.
  */
-export function textBody(init: FetchInit): { data?: string } {
+function textBody(init: FetchInit): { data?: string } {
   if (init.body === undefined) return {};
   if (typeof init.body === 'string') return { data: init.body };
   throw platformError(
     'mini-program requests carry text only: upload a book with uploadBook({ filePath })',
     false,
   );
+}
+
+/** The call's timeout as the platforms' `timeout` option, when it has one. */
+const timeoutOption = (init: { timeoutMs?: number }) =>
+  init.timeoutMs === undefined ? {} : { timeout: init.timeoutMs };
+
+/**
+ * The options both platforms' `request` take alike: URL, method, the body as text, the body of the
+ * answer asked for as text (see `bodyText`), and the call's timeout.
+ */
+export function requestOptions(url: string, init: FetchInit) {
+  return {
+    url,
+    method: init.method as 'GET' | 'POST',
+    ...textBody(init),
+    dataType: 'text' as const,
+    ...timeoutOption(init),
+  };
+}
+
+/** The options both platforms' `uploadFile` take alike: URL, the local file, the call's timeout. */
+export function uploadOptions(url: string, init: UploadInit) {
+  return { url, filePath: init.filePath, ...timeoutOption(init) };
 }
 
 /** A platform's answer in the shape the SDK reads. */

@@ -9,14 +9,14 @@
  * - `wx.uploadFile` posts one local file (`filePath`) as multipart field `name`, answers
  *   `{ statusCode, data }` with `data` always a string, and names the part after the local path.
  */
-
 import type { FetchInit, MiniProgramFetch, UploadInit } from './index.js';
 import {
   type PlatformTask,
   platformCall,
   platformError,
+  requestOptions,
   responseOf,
-  textBody,
+  uploadOptions,
 } from './mini-program.adapter.js';
 
 interface WechatFail {
@@ -63,13 +63,9 @@ export function wechatFetch(wx: WechatApi): MiniProgramFetch {
   const request = (url: string, init: FetchInit) =>
     platformCall(init.signal, (resolve, reject) =>
       wx.request({
-        url,
-        method: init.method as 'GET' | 'POST',
+        ...requestOptions(url, init),
         header: init.headers,
-        ...textBody(init),
-        dataType: 'text',
         responseType: 'text',
-        ...(init.timeoutMs === undefined ? {} : { timeout: init.timeoutMs }),
         success: (res) => resolve(responseOf(res.statusCode, res.header, res.data)),
         fail: (error) => reject(failure(error)),
       }),
@@ -77,11 +73,9 @@ export function wechatFetch(wx: WechatApi): MiniProgramFetch {
   const uploadFile = (url: string, init: UploadInit) =>
     platformCall(init.signal, (resolve, reject) =>
       wx.uploadFile({
-        url,
-        filePath: init.filePath,
+        ...uploadOptions(url, init),
         name: init.field,
         header: init.headers,
-        ...(init.timeoutMs === undefined ? {} : { timeout: init.timeoutMs }),
         // no response headers here: the SDK finds no x-request-id on an upload's answer
         success: (res) => resolve(responseOf(res.statusCode, undefined, res.data)),
         fail: (error) => reject(failure(error)),

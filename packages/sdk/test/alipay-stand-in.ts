@@ -3,8 +3,9 @@ import {
   type HeaderCase,
   type HttpAnswer,
   type HttpFailure,
-  hasHeader,
+  platformHeaders,
   platformHttp,
+  taskOf,
   uploadHttp,
 } from './platform-http.js';
 
@@ -44,18 +45,11 @@ export function alipayStandIn(options: AlipayStandInOptions = {}) {
     fail?.({ error: 19, errorMessage: 'http status error', ...response });
     return true;
   };
-  const task = (call: { abort(): void }) => ({
-    abort() {
-      seen.aborted++;
-      call.abort();
-    },
-  });
 
   const my: AlipayApi = {
     request(o) {
       seen.request.push(o);
-      const headers = { ...o.headers };
-      if (!hasHeader(headers, 'content-type')) headers['content-type'] = 'application/json';
+      const headers = platformHeaders(o.headers);
       const call = platformHttp(
         {
           url: o.url,
@@ -83,7 +77,7 @@ export function alipayStandIn(options: AlipayStandInOptions = {}) {
         },
         failure(o.fail),
       );
-      return task(call);
+      return taskOf(call, seen);
     },
     uploadFile(o) {
       seen.uploadFile.push(o);
@@ -98,7 +92,7 @@ export function alipayStandIn(options: AlipayStandInOptions = {}) {
         },
         failure(o.fail),
       );
-      return task(call);
+      return taskOf(call, seen);
     },
   };
   return { my, seen };

@@ -112,6 +112,16 @@ export function uploadHttp(
   };
 }
 
-/** Whether a header object has `name`, in any case. */
-export const hasHeader = (headers: Record<string, string> | undefined, name: string) =>
-  Object.keys(headers ?? {}).some((key) => key.toLowerCase() === name.toLowerCase());
+/** Request headers as both platforms send them: `content-type` defaults to `application/json`. */
+export function platformHeaders(given: Record<string, string> | undefined): Record<string, string> {
+  const named = Object.keys(given ?? {}).some((key) => key.toLowerCase() === 'content-type');
+  return named ? { ...given } : { ...given, 'content-type': 'application/json' };
+}
+
+/** The task a platform call returns: `abort()` cancels the exchange, counted in `seen.aborted`. */
+export const taskOf = (call: { abort(): void }, seen: { aborted: number }) => ({
+  abort() {
+    seen.aborted++;
+    call.abort();
+  },
+});

@@ -1,5 +1,12 @@
 import type { WechatApi, WechatRequestOptions, WechatUploadOptions } from '../src/wechat.adapter.js';
-import { type HeaderCase, type HttpFailure, hasHeader, platformHttp, uploadHttp } from './platform-http.js';
+import {
+  type HeaderCase,
+  type HttpFailure,
+  platformHeaders,
+  platformHttp,
+  taskOf,
+  uploadHttp,
+} from './platform-http.js';
 
 /**
  * WeChat's `wx.request` / `wx.uploadFile` over real HTTP, with the semantics of the platform's API
@@ -28,18 +35,11 @@ export function wechatStandIn(options: WechatStandInOptions = {}) {
   const timeoutOf = (timeout: number | undefined) => timeout ?? options.networkTimeoutMs ?? 60_000;
   const failure = (api: string, fail: ((e: { errMsg: string }) => void) | undefined) => (f: HttpFailure) =>
     fail?.({ errMsg: `${api}:fail ${f.reason === 'network' ? f.message : f.reason}` });
-  const task = (call: { abort(): void }) => ({
-    abort() {
-      seen.aborted++;
-      call.abort();
-    },
-  });
 
   const wx: WechatApi = {
     request(o) {
       seen.request.push(o);
-      const headers = { ...o.header };
-      if (!hasHeader(headers, 'content-type')) headers['content-type'] = 'application/json';
+      const headers = platformHeaders(o.header);
       const parse = options.parsesJsonAnyway || o.dataType === undefined || o.dataType === 'json';
       const call = platformHttp(
         {
@@ -68,7 +68,7 @@ export function wechatStandIn(options: WechatStandInOptions = {}) {
         },
         failure('request', o.fail),
       );
-      return task(call);
+      return taskOf(call, seen);
     },
     uploadFile(o) {
       seen.uploadFile.push(o);
@@ -82,7 +82,7 @@ export function wechatStandIn(options: WechatStandInOptions = {}) {
         },
         failure('uploadFile', o.fail),
       );
-      return task(call);
+      return taskOf(call, seen);
     },
   };
   return { wx, seen };
