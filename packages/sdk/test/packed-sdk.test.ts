@@ -62,7 +62,7 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
       },
     );
     s = await startServices();
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await s?.close();
     if (work) await rm(work, { recursive: true, force: true });
@@ -185,7 +185,7 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
       read.some((f) => f.endsWith(['node_modules', '@readlib', 'sdk', 'dist', 'index.d.ts'].join(sep))),
     ).toBe(true);
     await expect(tsc(['-p', 'tsconfig.bundler.json'])).resolves.toBeDefined();
-  }, 120_000);
+  }, 180_000);
 
   it('runs against both services: upload, create, list, home, detail and a typed error', async () => {
     const { stdout } = await run(
