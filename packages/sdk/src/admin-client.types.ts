@@ -20,7 +20,7 @@ import type {
   WordCloudItem,
 } from '@readlib/contracts';
 import type { ApiError } from './api-error.js';
-import type { CallOptions, FetchLike } from './transport.js';
+import type { CallOptions, FetchLike, LocalFile, MiniProgramFetch } from './transport.js';
 
 /** GET /book/list result: the contracts' `AdminPage(AdminBook)` without the envelope's code and msg. */
 export type BookPage = Omit<ReturnType<typeof AdminPage<typeof AdminBook>>['static'], 'code' | 'msg'>;
@@ -33,8 +33,11 @@ export interface AdminClientOptions {
   baseUrl: string;
   /** a token kept from an earlier login */
   token?: string;
-  /** default: the global `fetch` */
-  fetch?: FetchLike;
+  /**
+   * default: the global `fetch`. A mini-program adapter (`@readlib/sdk/wechat`, `/alipay`) makes a
+   * `MiniProgramAdminClient`, whose `uploadBook` takes a local file path.
+   */
+  fetch?: FetchLike | MiniProgramFetch;
   /** extra headers sent with every request */
   headers?: Record<string, string>;
   /**
@@ -54,8 +57,8 @@ export interface AdminClientOptions {
 }
 
 /**
- * The administration API (spec §4.11, §4.12), one method per route, named by its `operationId`.
- * Every call but `login` and the health endpoints sends `Authorization: Bearer <token>`. Every method
+ * The administration API, one method per route, named by its `operationId` (see
+ * openapi/admin-api.json). Every call but `login` and the health endpoints sends `Authorization: Bearer <token>`. Every method
  * that sends a request takes an optional last argument `call` (`{ signal?, timeoutMs? }`): an
  * AbortSignal and a timeout for that call only (the signal also applies to a retry after `onUnauthorized`).
  */
@@ -79,7 +82,10 @@ export interface AdminClient {
   updateBook(body: BookUpdateBody, call?: CallOptions): Promise<void>;
   /** GET /book/delete */
   deleteBook(query: FileNameQuery, call?: CallOptions): Promise<void>;
-  /** POST /book/upload (multipart field `file`); then `createBook({ fileName })` adds it to the catalogue */
+  /**
+   * POST /book/upload (multipart field `file`, sent as `fileName`, else the file's own name, else
+   * `book.epub`); then `createBook({ fileName })` adds it to the catalogue
+   */
   uploadBook(file: UploadFile, fileName?: string, call?: CallOptions): Promise<AdminBookDetail>;
   /** POST /book/create */
   createBook(body: BookCreateBody, call?: CallOptions): Promise<void>;
@@ -97,4 +103,16 @@ export interface AdminClient {
   health(call?: CallOptions): Promise<Health>;
   /** GET /readyz (outside the envelope, no token; resolves with `status: 'unavailable'` on 503) */
   ready(call?: CallOptions): Promise<Ready>;
+}
+
+/**
+ * The admin client over a mini-program adapter: the same methods, but `uploadBook` sends a local file
+ * through the platform's `uploadFile` (those runtimes have no `FormData` or `Blob`).
+ */
+export interface MiniProgramAdminClient extends Omit<AdminClient, 'uploadBook'> {
+  /**
+   * POST /book/upload of a local file (multipart field `file`). The platforms name the part after the
+   * local path (a temporary name), so the book's `originalName` is that name.
+   */
+  uploadBook(file: LocalFile, call?: CallOptions): Promise<AdminBookDetail>;
 }

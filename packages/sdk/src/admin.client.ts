@@ -1,6 +1,19 @@
-import type { AdminClient, AdminClientOptions, BookPage, UploadFile } from './admin-client.types.js';
+import type { AdminBookDetail } from '@readlib/contracts';
+import type {
+  AdminClient,
+  AdminClientOptions,
+  BookPage,
+  MiniProgramAdminClient,
+  UploadFile,
+} from './admin-client.types.js';
 import { ApiError } from './api-error.js';
-import { type CallOptions, createTransport, type RequestSpec } from './transport.js';
+import {
+  type CallOptions,
+  createTransport,
+  type LocalFile,
+  type MiniProgramFetch,
+  type RequestSpec,
+} from './transport.js';
 
 type Spec = Omit<RequestSpec, 'token'>;
 
@@ -15,8 +28,47 @@ function uploadForm(file: UploadFile, fileName?: string): FormData {
   return form;
 }
 
-/** A client of the administration API; see `AdminClient` for the methods. */
-export function createAdminClient(options: AdminClientOptions): AdminClient {
+/** A file given by its local path (mini-programs), as opposed to bytes, a Blob or a File. */
+const isLocalFile = (file: UploadFile | LocalFile): file is LocalFile =>
+  !(file instanceof Uint8Array) && typeof (file as Partial<LocalFile>).filePath === 'string';
+
+/**
+ * The request of one upload attempt: bytes as a fresh form, or a local file through the adapter's
+ * `uploadFile` (refused before sending when the client's fetch has none).
+ */
+function uploadSpec(file: UploadFile | LocalFile, fileName: string | undefined, fetch: unknown): Spec {
+  const path = '/book/upload';
+  if (!isLocalFile(file)) return { method: 'POST', path, form: uploadForm(file, fileName) };
+  const upload = (fetch as Partial<MiniProgramFetch> | undefined)?.uploadFile;
+  if (typeof upload !== 'function') {
+    const msg =
+      'a local file path is uploaded only through a mini-program adapter (@readlib/sdk/wechat or /alipay); send a File, Blob or bytes otherwise';
+    throw new ApiError({ family: 'admin', status: 0, code: -1, msg, kind: 'invalid' });
+  }
+  const { filePath } = file;
+  return {
+    method: 'POST',
+    path,
+    sendWith: (url, { headers, signal, timeoutMs }) =>
+      upload(url, {
+        filePath,
+        field: 'file',
+        headers,
+        ...(signal ? { signal } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
+      }),
+  };
+}
+
+/**
+ * A client of the administration API; see `AdminClient` for the methods. Over a mini-program adapter
+ * it is a `MiniProgramAdminClient`, whose `uploadBook` takes a local file path.
+ */
+export function createAdminClient(
+  options: AdminClientOptions & { fetch: MiniProgramFetch },
+): MiniProgramAdminClient;
+export function createAdminClient(options: AdminClientOptions): AdminClient;
+export function createAdminClient(options: AdminClientOptions): AdminClient | MiniProgramAdminClient {
   const send = createTransport('admin', options);
   let token = options.token;
 
@@ -78,9 +130,17 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     getBook: (query, opts) => get('/book/get', query, opts),
     updateBook: (body, opts) => ack({ method: 'POST', path: '/book/update', json: body }, opts),
     deleteBook: (query, opts) => ack({ method: 'GET', path: '/book/delete', query }, opts),
-    // a fresh form per attempt, so a retry after onUnauthorized sends the whole file again
-    uploadBook: (file, fileName, opts) =>
-      call(() => ({ method: 'POST', path: '/book/upload', form: uploadForm(file, fileName) }), opts),
+    // a fresh form per attempt, so a retry after onUnauthorized sends the whole file again; a local
+    // file's upload takes its call options second (the platforms cannot name the part)
+    uploadBook: (
+      file: UploadFile | LocalFile,
+      fileNameOrCall?: string | CallOptions,
+      opts?: CallOptions,
+    ): Promise<AdminBookDetail> => {
+      const fileName = typeof fileNameOrCall === 'string' ? fileNameOrCall : undefined;
+      const callOptions = typeof fileNameOrCall === 'object' ? fileNameOrCall : opts;
+      return call(() => uploadSpec(file, fileName, options.fetch), callOptions);
+    },
     createBook: (body, opts) => ack({ method: 'POST', path: '/book/create', json: body }, opts),
     listCategories: (opts) => get('/book/category', undefined, opts),
     getScreenData: (query, opts) => get('/screen/data', query, opts),

@@ -42,9 +42,9 @@ export interface ReaderClientOptions {
 }
 
 /**
- * The reader API (spec §4.1-§4.10), one method per route, named by its `operationId`. Parameters and
- * results are the contracts' static types; every method resolves with the envelope's `data` (void for
- * acknowledgements) and rejects with an `ApiError`. Every method takes an optional last argument
+ * The reader API, one method per route, named by its `operationId` (see openapi/reader-api.json).
+ * Parameters and results are the contracts' static types; every method resolves with the envelope's
+ * `data` (void for acknowledgements) and rejects with an `ApiError`. Every method takes an optional last argument
  * `call` (`{ signal?, timeoutMs? }`): an AbortSignal and a timeout for that call only.
  */
 export interface ReaderClient {
