@@ -1,4 +1,4 @@
-import { healthRoutes } from './health.routes.js';
+import { healthRoute, readyRoute } from './health.routes.js';
 import type { RouteTable } from './route-spec.js';
 
 /** The administration API (spec §4.11, §4.12; decisions.md §4, §5): behind an operator's token. */
@@ -134,7 +134,8 @@ export const adminRoutes = {
     querystring: 'ScreenQuery',
     reply: { data: 'ScatterData' },
   },
-  ...healthRoutes,
+  health: healthRoute,
+  ready: readyRoute,
 } as const satisfies RouteTable;
 
 export type AdminRoutes = typeof adminRoutes;

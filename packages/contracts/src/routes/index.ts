@@ -1,5 +1,5 @@
 export { type AdminRoutes, adminRoutes } from './admin.routes.js';
-export { healthRoutes } from './health.routes.js';
+export { healthRoute, healthRoutes, readyRoute } from './health.routes.js';
 export { type ReaderRoutes, readerRoutes } from './reader.routes.js';
 export type {
   BodyMedia,

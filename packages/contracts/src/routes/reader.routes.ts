@@ -1,4 +1,4 @@
-import { healthRoutes } from './health.routes.js';
+import { healthRoute, readyRoute } from './health.routes.js';
 import type { RouteTable } from './route-spec.js';
 
 /** The reader API (spec §4.1-§4.10; decisions.md §3), for mini-program clients: all public. */
@@ -164,7 +164,8 @@ export const readerRoutes = {
     reply: { data: 'OpenIdData' },
     errors: [502],
   },
-  ...healthRoutes,
+  health: healthRoute,
+  ready: readyRoute,
 } as const satisfies RouteTable;
 
 export type ReaderRoutes = typeof readerRoutes;
