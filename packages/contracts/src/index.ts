@@ -1,6 +1,7 @@
 export * from './admin-book.schema.js';
 export * from './admin-book-body.schema.js';
 export * from './admin-user.schema.js';
+export * from './app-error.js';
 export * from './book.schema.js';
 export * from './book-query.schema.js';
 export { BookContents, ContentsEntry, ContentsNode, ContentsTree } from './contents.schema.js';

@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
-import { AppError, invalid } from '@readlib/catalog';
+import { AppError, invalid } from '@readlib/contracts';
+
 import type { FastifyRequest } from 'fastify';
 
 /** How long the file part may go on once the whole request body is in (only buffered bytes are left). */
