@@ -1,4 +1,4 @@
-import { CATALOG_CACHE_PREFIX, type Cache, tokenStillValid } from '@readlib/catalog';
+import { tokenStillValid } from '@readlib/catalog';
 import { type AppConfig, ConfigError } from '@readlib/config';
 import { type Database, poolStats } from '@readlib/data';
 import { FileStore } from '@readlib/epub';
@@ -21,11 +21,7 @@ export interface AdminDeps {
   logger?: false;
   /** epoch milliseconds (tests move it: upload expiry, screen days, login windows) */
   now?: () => number;
-  /** hot lists and counts; default: RedisCache with REDIS_URL, else MemoryCache (the caller closes a given one) */
-  cache?: Cache;
 }
-
-const CATALOG_WRITES = new Set(['/book/create', '/book/update', '/book/delete']);
 
 /** The administration API (spec §4.11, §4.12; decisions.md §4, §5) on the shared base app. */
 export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App> {
@@ -51,7 +47,6 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
       await sql`select 1`.execute(deps.db);
       return true;
     },
-    cache: deps.cache,
     poolStats: () => poolStats(deps.db),
   });
   const now = deps.now ?? Date.now;
@@ -65,12 +60,6 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
     now,
     redis: app.redis,
     prefix: config.redisKeyPrefix,
-  });
-  // book writes change derived catalogue data (category counts and covers) that readers cache
-  app.addHook('onSend', async (req, reply) => {
-    if (reply.statusCode < 400 && CATALOG_WRITES.has(req.routeOptions.url ?? '')) {
-      await app.cache.invalidate(CATALOG_CACHE_PREFIX);
-    }
   });
   await app.register(userRoutes);
   await app.register(bookRoutes);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BoundedMap } from '../src/bounded-map.js';
 
-describe('BoundedMap (the catalogue memo and the in-process cache)', () => {
+describe('BoundedMap', () => {
   it('keeps at most max entries, dropping the oldest inserted first and telling onEvict', () => {
     const evicted: Array<[number, string]> = [];
     const m = new BoundedMap<number, string>(3, (k, v) => evicted.push([k, v]));
