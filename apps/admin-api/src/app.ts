@@ -5,6 +5,7 @@ import { FileStore } from '@readlib/epub';
 import { type App, createBaseApp } from '@readlib/http';
 import { type Kysely, sql } from 'kysely';
 import { authPlugin } from './plugins/auth.plugin.js';
+import { consolePlugin, defaultConsoleDir } from './plugins/console.plugin.js';
 import { contextPlugin } from './plugins/context.plugin.js';
 import { loginLimitPlugin } from './plugins/login-limit.plugin.js';
 import { adminMetricsPlugin } from './plugins/metrics.plugin.js';
@@ -23,6 +24,8 @@ export interface AdminDeps {
   now?: () => number;
   /** hot lists and counts; default: RedisCache with REDIS_URL, else MemoryCache (the caller closes a given one) */
   cache?: Cache;
+  /** the operator console's build served at /console/ (default: apps/console/dist of this repository) */
+  consoleDir?: string;
 }
 
 const CATALOG_WRITES = new Set(['/book/create', '/book/update', '/book/delete']);
@@ -75,5 +78,9 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
   await app.register(userRoutes);
   await app.register(bookRoutes);
   await app.register(screenRoutes);
+  await app.register(consolePlugin, {
+    dir: deps.consoleDir ?? defaultConsoleDir(),
+    publicBaseUrl: config.publicBaseUrl,
+  });
   return app;
 }
