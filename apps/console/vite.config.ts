@@ -18,6 +18,11 @@ export default defineConfig({
       dts: 'src/components.d.ts',
     }),
   ],
+  resolve: {
+    // echarts-wordcloud imports the prebuilt `echarts/lib/echarts`, which also installs the canvas
+    // renderer and datasets; the same API from `echarts/core` keeps only what echarts.setup.ts uses
+    alias: [{ find: /^echarts\/lib\/echarts(\.js)?$/, replacement: 'echarts/core' }],
+  },
   define: {
     __VUE_OPTIONS_API__: 'false',
     __VUE_PROD_DEVTOOLS__: 'false',
@@ -29,6 +34,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // read by scripts/size-report.mjs to follow what each page loads
+    manifest: true,
     // the size that matters is measured by `pnpm size` (scripts/size-report.mjs)
     reportCompressedSize: false,
     chunkSizeWarningLimit: 1024,

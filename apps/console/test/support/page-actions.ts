@@ -19,9 +19,9 @@ export async function choose(page: Page, select: Locator, option: string): Promi
   await page.locator('.el-select-dropdown__item:visible').getByText(option, { exact: true }).click();
 }
 
-/** The texts of one column of an Element Plus table, top to bottom. */
+/** The texts of one column of a table (an Element Plus one or a plain one), top to bottom. */
 export async function columnTexts(table: Locator, column: number): Promise<string[]> {
-  const cells = table.locator(`.el-table__body tr td:nth-child(${column})`);
+  const cells = table.locator(`tbody tr td:nth-child(${column})`);
   return (await cells.allTextContents()).map((t) => t.trim());
 }
 
