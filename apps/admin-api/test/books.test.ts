@@ -29,10 +29,10 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
       title: expect.stringMatching(/Alice/),
       rootFile: expect.stringMatching(/\.opf$/),
     });
-    expect(book.fileName).toMatch(/^[a-z0-9]+-[0-9a-f]{12}$/);
+    expect(book.fileName).toMatch(/^[a-z0-9]+_[0-9a-f]{12}$/);
     expect(book.fileName).not.toMatch(/alice|etc/);
     expect(book.contents.length).toBeGreaterThan(3);
-    expect(book.contentsTree.children.length).toBeGreaterThan(0);
+    expect(book.contentsTree.length).toBeGreaterThan(0);
     expect(book.contents[0].text).toMatch(new RegExp(`^http://res\\.test/res/unzip/${book.fileName}/`));
     expect(book.categoryText).toBe('Uncategorised');
     expect(existsSync(join(t.root, 'epub', `${book.fileName}.epub`))).toBe(true);
@@ -290,14 +290,14 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
 
   it('POST /book/create without an upload stores the url, fetches nothing and writes no files', async () => {
     const res = await post('/book/create', {
-      fileName: 'remote-1',
+      fileName: 'remote_1',
       title: 'Remote',
       author: 'R',
       url: 'https://example.org/r.epub',
       categoryText: 'Web',
     });
     expect(res.statusCode).toBe(200);
-    expect(await findBookByFileName(t.h.db, 'remote-1')).toMatchObject({
+    expect(await findBookByFileName(t.h.db, 'remote_1')).toMatchObject({
       url: 'https://example.org/r.epub',
       file_path: '',
       category_name: 'Web',
@@ -306,31 +306,31 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     const badName = await post('/book/create', { fileName: '../x', title: 'X' });
     expect([badName.statusCode, badName.json().code]).toEqual([400, -1]);
     const categories = await count(t, 'categories');
-    const noTitle = await post('/book/create', { fileName: 'remote-2', categoryText: 'Never Made' });
+    const noTitle = await post('/book/create', { fileName: 'remote_2', categoryText: 'Never Made' });
     expect(noTitle.statusCode).toBe(400);
-    const noCategory = await post('/book/create', { fileName: 'remote-3', title: 'R3', category: 999 });
+    const noCategory = await post('/book/create', { fileName: 'remote_3', title: 'R3', category: 999 });
     expect([noCategory.statusCode, noCategory.json().msg]).toEqual([400, 'category 999 does not exist']);
     expect(await count(t, 'categories')).toBe(categories);
-    expect(await findBookByFileName(t.h.db, 'remote-3')).toBeUndefined();
+    expect(await findBookByFileName(t.h.db, 'remote_3')).toBeUndefined();
     // it may point at files of the store, not at files that are not there (found by an audit: after
     // the expiry sweep, a create repeating an expired upload's paths made a book without its files)
     for (const paths of [
-      { coverPath: 'img/remote-4.png' },
-      { filePath: 'epub/remote-4.epub', unzipPath: 'unzip/remote-4' },
+      { coverPath: 'img/remote_4.png' },
+      { filePath: 'epub/remote_4.epub', unzipPath: 'unzip/remote_4' },
     ]) {
-      const dangling = await post('/book/create', { fileName: 'remote-4', title: 'R4', ...paths });
+      const dangling = await post('/book/create', { fileName: 'remote_4', title: 'R4', ...paths });
       expect([dangling.statusCode, dangling.json().code], JSON.stringify(paths)).toEqual([400, -1]);
       expect(dangling.json().msg).toMatch(/is not in the store .*upload the book again/);
     }
     // nor at files of another book, or outside the store
     for (const paths of [{ coverPath: '../../etc/passwd' }, { filePath: 'epub/gone.epub' }]) {
-      const foreign = await post('/book/create', { fileName: 'remote-4', title: 'R4', ...paths });
+      const foreign = await post('/book/create', { fileName: 'remote_4', title: 'R4', ...paths });
       expect([foreign.statusCode, foreign.json().msg]).toEqual([
         400,
-        expect.stringMatching(/is not a file of book remote-4/),
+        expect.stringMatching(/is not a file of book remote_4/),
       ]);
     }
-    expect(await findBookByFileName(t.h.db, 'remote-4')).toBeUndefined();
+    expect(await findBookByFileName(t.h.db, 'remote_4')).toBeUndefined();
     const stored = (await upload(t, makeEpub({ title: 'Stored', cover: true }))).json().data;
     expect((await post('/book/create', { fileName: stored.fileName })).statusCode).toBe(200);
     const row = (await findBookByFileName(t.h.db, stored.fileName))!;
@@ -340,14 +340,14 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     ]);
     // another book's files are not this one's: deleting that book took them from under it
     const sharing = await post('/book/create', {
-      fileName: 'remote-5',
+      fileName: 'remote_5',
       title: 'R5',
       coverPath: row.cover_path,
       filePath: row.file_path,
     });
     expect([sharing.statusCode, sharing.json().code]).toEqual([400, -1]);
-    expect(await findBookByFileName(t.h.db, 'remote-5')).toBeUndefined();
-    expect((await get('/book/delete?fileName=remote-1')).statusCode).toBe(200);
+    expect(await findBookByFileName(t.h.db, 'remote_5')).toBeUndefined();
+    expect((await get('/book/delete?fileName=remote_1')).statusCode).toBe(200);
   });
 });
 

@@ -104,7 +104,7 @@ describe.each(dialects)('bulk import (importEpub) on $name', (dialect) => {
     const buf = await readFile(REAL_EPUB('example-v3.epub'));
     const first = await importEpub(deps, buf, { originalName: 'example-v3.epub', category: 'Imported' });
     expect(first.status).toBe('added');
-    expect(first.fileName).toMatch(/^b-[0-9a-f]{16}$/);
+    expect(first.fileName).toMatch(/^b_[0-9a-f]{16}$/);
     const row = await findBookByFileName(t.h.db, first.fileName);
     expect(row).toMatchObject({ category_name: 'Imported', original_name: 'example-v3.epub' });
     expect((await findToc(t.h.db, row!.id)).length).toBeGreaterThan(0);

@@ -195,9 +195,10 @@ describe.each(dialects)('spec §4.7 / decisions.md §3 contents on $name', (dial
       order: 2,
       text: `http://files.test/res/unzip/${b.file_name}/OEBPS/c1a.xhtml`,
     });
-    expect(Array.isArray(data.contentsTree)).toBe(false); // spec §2.10: an object
-    expect(data.contentsTree.children.map((n: { id: string }) => n.id)).toEqual(['c1', 'c2']);
-    expect(data.contentsTree.children[0].children.map((n: { id: string }) => n.id)).toEqual(['c1a']);
+    // decisions.md §4 (verified against the original clients): the array of the top-level entries
+    expect(data.contentsTree.map((n: { id: string }) => n.id)).toEqual(['c1', 'c2']);
+    expect(data.contentsTree[0].children.map((n: { id: string }) => n.id)).toEqual(['c1a']);
+    expect(data.contentsTree[1].children).toEqual([]);
   });
 
   it('unknown fileName is 404 error_code 1', async () => {

@@ -67,8 +67,8 @@ export function toContents(fileName: string, toc: TocLike[], urls: PublicUrls): 
 }
 
 /**
- * Nests the flat list by `pid` under the tree's root (spec §2.10: an object); an entry whose parent is
- * unknown becomes a top-level entry rather than vanishing.
+ * Nests the flat list by `pid` into the array of top-level entries; an entry whose parent is unknown
+ * becomes a top-level entry rather than vanishing.
  */
 export function toContentsTree(contents: ContentsEntry[]): ContentsTree {
   const nodes = new Map<string, ContentsNode>();
@@ -80,7 +80,7 @@ export function toContentsTree(contents: ContentsEntry[]): ContentsTree {
     if (parent && parent !== node) parent.children.push(node);
     else roots.push(node);
   }
-  return { children: roots };
+  return roots;
 }
 
 /** What a detail needs beyond the book row: readers, counts and the caller's rating. */

@@ -20,9 +20,23 @@ export const AdminBook = Type.Object(
 );
 export type AdminBook = Static<typeof AdminBook>;
 
-/** Administration e-book with contents and contentsTree: GET /book/get and POST /book/upload (spec §2.10). */
+/**
+ * Where a book's files are, relative to the file store, as the create and update bodies take them: a
+ * console that posts an upload's answer back to create sends them unchanged ('' when the book has none).
+ */
+const storedFileProperties = () => ({
+  filePath: Type.String({ description: 'E-book file path in the file store (epub/<fileName>.epub).' }),
+  unzipPath: Type.String({ description: 'Path of the unpacked book in the file store (unzip/<fileName>).' }),
+  coverPath: Type.String({ description: "Cover path in the file store; '' when the book has no cover." }),
+  originalName: Type.String({ description: 'Name of the file the operator uploaded.' }),
+});
+
+/**
+ * Administration e-book with its file paths, contents and contentsTree: GET /book/get and POST
+ * /book/upload (spec §2.10).
+ */
 export const AdminBookDetail = Type.Object(
-  { ...AdminBook.properties, ...contentsProperties() },
+  { ...AdminBook.properties, ...storedFileProperties(), ...contentsProperties() },
   { $id: 'AdminBookDetail', description: 'Administration e-book with its table of contents (spec §2.10).' },
 );
 export type AdminBookDetail = Static<typeof AdminBookDetail>;

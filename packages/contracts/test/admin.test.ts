@@ -14,7 +14,7 @@ import {
   OptionalFileNameQuery,
 } from '../src/index.js';
 import { check, parseQuery, without } from './helpers.js';
-import { adminBook, contents, contentsTree } from './samples.js';
+import { adminBook, contents, contentsTree, storedFiles } from './samples.js';
 
 describe('spec §2.10 AdminBook / AdminBookDetail', () => {
   it('accepts an e-book without contents (GET /book/list items)', () => {
@@ -27,15 +27,18 @@ describe('spec §2.10 AdminBook / AdminBookDetail', () => {
   it.each(Object.keys(adminBook))('requires %s', (key) => {
     expect(check(AdminBook, without(adminBook, key as keyof typeof adminBook))).toBe(false);
   });
-  it('GET /book/get and upload add contents and a 3-level contentsTree', () => {
-    expect(check(AdminBookDetail, { ...adminBook, contents, contentsTree })).toBe(true);
+  it('GET /book/get and upload add the file paths, contents and a 3-level contentsTree', () => {
+    const detail = { ...adminBook, ...storedFiles, contents, contentsTree };
+    expect(check(AdminBookDetail, detail)).toBe(true);
     expect(check(AdminBookDetail, adminBook)).toBe(false);
-    expect(
-      check(AdminBookDetail, { ...adminBook, contents, contentsTree: { children: [{ id: 'x' }] } }),
-    ).toBe(false);
-    expect(check(AdminBookDetail, { ...adminBook, contents, contentsTree: contentsTree.children })).toBe(
-      false,
-    );
+    expect(check(AdminBookDetail, { ...detail, contentsTree: [{ id: 'x' }] })).toBe(false);
+    // decisions.md §4 (verified against the original clients): the array, not the {children} root
+    expect(check(AdminBookDetail, { ...detail, contentsTree: { children: contentsTree } })).toBe(false);
+  });
+  it.each(Object.keys(storedFiles))('GET /book/get and upload require %s (a string)', (key) => {
+    const detail = { ...adminBook, ...storedFiles, contents, contentsTree };
+    expect(check(AdminBookDetail, without(detail, key as keyof typeof detail))).toBe(false);
+    expect(check(AdminBookDetail, { ...detail, [key]: null })).toBe(false);
   });
 });
 

@@ -55,10 +55,10 @@ describe('spec §2.2 BookDetail', () => {
 describe('spec §4.7 ContentsNode / BookContents', () => {
   it('accepts a flat entry', () => expect(check(ContentsEntry, entry('a', 0, '', 1))).toBe(true));
   it('validates a tree 3 levels deep', () => {
-    for (const node of contentsTree.children) expect(check(ContentsNode, node)).toBe(true);
+    for (const node of contentsTree) expect(check(ContentsNode, node)).toBe(true);
   });
   it('rejects a bad entry at the third level', () => {
-    const [root] = structuredClone(contentsTree.children);
+    const [root] = structuredClone(contentsTree);
     const third = root?.children[0]?.children[0] as unknown as Record<string, unknown>;
     third.level = 'deep';
     expect(check(ContentsNode, root)).toBe(false);
@@ -67,8 +67,10 @@ describe('spec §4.7 ContentsNode / BookContents', () => {
   it('GET /book/contents is the detail plus contents and contentsTree', () => {
     expect(check(BookContents, { ...bookDetail, contents, contentsTree })).toBe(true);
     expect(check(BookContents, bookDetail)).toBe(false);
-    // spec §2.10: contentsTree is an object (the tree's root), where contents is the array
-    expect(check(BookContents, { ...bookDetail, contents, contentsTree: contentsTree.children })).toBe(false);
+    // decisions.md §4 (verified against the original clients): the array of top-level entries
+    expect(check(BookContents, { ...bookDetail, contents, contentsTree: { children: contentsTree } })).toBe(
+      false,
+    );
   });
 });
 

@@ -53,19 +53,17 @@ export const entry = (id: string, level: number, pid: string, order: number): Co
 });
 
 /** Three levels: part > chapter > section. */
-export const contentsTree: ContentsTree = {
-  children: [
-    {
-      ...entry('p1', 0, '', 1),
-      children: [
-        {
-          ...entry('c1', 1, 'p1', 2),
-          children: [{ ...entry('s1', 2, 'c1', 3), children: [] }],
-        },
-      ],
-    },
-  ],
-};
+export const contentsTree: ContentsTree = [
+  {
+    ...entry('p1', 0, '', 1),
+    children: [
+      {
+        ...entry('c1', 1, 'p1', 2),
+        children: [{ ...entry('s1', 2, 'c1', 3), children: [] }],
+      },
+    ],
+  },
+];
 
 export const contents: ContentsEntry[] = [
   entry('p1', 0, '', 1),
@@ -84,4 +82,12 @@ export const adminBook: AdminBook = {
   categoryText: 'ComputerScience',
   cover: bookSummary.cover,
   rootFile: bookSummary.rootFile,
+};
+
+/** The store-relative paths GET /book/get and upload add (decisions.md §4). */
+export const storedFiles = {
+  filePath: `epub/${adminBook.fileName}.epub`,
+  unzipPath: `unzip/${adminBook.fileName}`,
+  coverPath: `img/${adminBook.fileName}.jpg`,
+  originalName: 'book.epub',
 };

@@ -18,8 +18,17 @@ import { isSafeStorePath } from './paths.js';
 import type { SafeZip } from './safe-unzip.js';
 import type { EpubCover, ParsedEpub } from './types.js';
 
-/** Letters, digits, `.`, `_`, `-`; no leading dot (so never `.`, `..` or `.tmp`); at most 128. */
+/**
+ * Names the store accepts: letters, digits, `.`, `_`, `-`; no leading dot (so never `.`, `..` or
+ * `.tmp`); at most 128. Books stored before names were narrowed to NEW_FILE_NAME_PATTERN keep theirs.
+ */
 export const FILE_NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Names given to new books: ASCII letters, digits and `_` only, at most 128. The original console
+ * routes `edit/:fileName(\\w+)`, so a book whose name holds `-` or `.` cannot be opened there.
+ */
+export const NEW_FILE_NAME_PATTERN = /^[A-Za-z0-9_]{1,128}$/;
 
 export function assertValidFileName(fileName: string): void {
   if (typeof fileName !== 'string' || !FILE_NAME_PATTERN.test(fileName)) {

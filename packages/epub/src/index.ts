@@ -4,6 +4,7 @@ export {
   type BookPaths,
   FILE_NAME_PATTERN,
   FileStore,
+  NEW_FILE_NAME_PATTERN,
   type StoredBook,
 } from './file-store.js';
 export { DEFAULT_LIMITS, type EpubLimits, resolveLimits } from './limits.js';

@@ -53,7 +53,7 @@ describe('reader client against the real reader API', () => {
     expect(detail.readers[0]?.nickName).toBe('Reader One');
     const contents = await reader.getBookContents({ fileName });
     expect(contents.contents.length).toBeGreaterThan(0);
-    expect(contents.contentsTree.children.length).toBeGreaterThan(0);
+    expect(contents.contentsTree.length).toBeGreaterThan(0);
   });
 
   it('shelf: the shelf parameter is sent as URL-encoded JSON; save, get one, get all, remove', async () => {

@@ -24,7 +24,15 @@ export function toAdminCategory(c: CategoryCount): AdminCategory {
 
 export function toAdminBookDetail(row: BookRow, toc: TocEntry[], urls: PublicUrls): AdminBookDetail {
   const contents = toContents(row.file_name, toc, urls);
-  return { ...toAdminBook(row, urls), contents, contentsTree: toContentsTree(contents) };
+  return {
+    ...toAdminBook(row, urls),
+    filePath: row.file_path,
+    unzipPath: row.unzip_path,
+    coverPath: row.cover_path,
+    originalName: row.original_name,
+    contents,
+    contentsTree: toContentsTree(contents),
+  };
 }
 
 /** An uploaded book not yet in the catalogue: id is '' until POST /book/create. */
@@ -45,6 +53,10 @@ export function pendingToAdminBookDetail(
     categoryText,
     cover: urls.res(p.coverPath),
     rootFile: p.rootFile,
+    filePath: p.filePath,
+    unzipPath: p.unzipPath,
+    coverPath: p.coverPath,
+    originalName: p.originalName,
     contents,
     contentsTree: toContentsTree(contents),
   };

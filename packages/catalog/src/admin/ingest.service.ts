@@ -14,9 +14,9 @@ import {
   UNCATEGORISED_ID,
 } from '@readlib/data';
 import {
-  assertValidFileName,
   type EpubLimits,
   type FileStore,
+  NEW_FILE_NAME_PATTERN,
   type ParsedEpub,
   parseEpub,
   type StoredBook,
@@ -113,7 +113,7 @@ export async function uploadEpub(
   clientName: string,
 ): Promise<AdminBookDetail> {
   const now = deps.now?.() ?? Date.now();
-  const fileName = `${now.toString(36)}-${randomBytes(6).toString('hex')}`;
+  const fileName = `${now.toString(36)}_${randomBytes(6).toString('hex')}`;
   // the client's name is kept as metadata only, never as a path
   // never cut through a surrogate pair: half a character reached the database (found by an audit)
   const originalName = clip(clientName.split(/[\\/]/).pop() ?? '', 200);
@@ -149,13 +149,9 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
   const now = deps.now?.() ?? Date.now();
   if (upload && upload.expires_at <= now) throw expired(fileName);
   const pending = upload ? parsePending(upload.parsed) : undefined;
-  if (!pending) {
-    try {
-      assertValidFileName(fileName);
-    } catch {
-      throw invalid('fileName may hold letters, digits, ".", "_" and "-" only (at most 128)');
-    }
-  }
+  // a name the service did not give: a new book's, so held to the names new books get
+  if (!pending && !NEW_FILE_NAME_PATTERN.test(fileName))
+    throw invalid('fileName may hold ASCII letters, digits and "_" only (at most 128)');
   const base = bookFromPending(pending ?? emptyPending(fileName));
   const sent = columnsFrom(body, deps.urls);
   const book: NewBook = { ...base, ...sent };
@@ -226,6 +222,8 @@ export interface PreparedImport {
   input: Buffer;
   parsed: ParsedEpub;
   fileName: string;
+  /** the name these bytes were imported under before names lost their `-`: such a book is kept as is */
+  legacyFileName: string;
   originalName: string;
   category?: string | undefined;
 }
@@ -237,8 +235,15 @@ export async function prepareImport(
   opts: { originalName?: string; category?: string } = {},
 ): Promise<PreparedImport> {
   const parsed = await parse(input, deps.limits);
-  const fileName = `b-${createHash('sha256').update(input).digest('hex').slice(0, 16)}`;
-  return { input, parsed, fileName, originalName: opts.originalName ?? '', category: opts.category };
+  const digest = createHash('sha256').update(input).digest('hex').slice(0, 16);
+  return {
+    input,
+    parsed,
+    fileName: `b_${digest}`,
+    legacyFileName: `b-${digest}`,
+    originalName: opts.originalName ?? '',
+    category: opts.category,
+  };
 }
 
 /**
@@ -250,8 +255,8 @@ export async function commitImport(deps: IngestDeps, p: PreparedImport): Promise
   const { db } = deps;
   const { input, parsed, fileName } = p;
   const title = titleOf(parsed, p.originalName, fileName);
-  const same = await findBookByFileName(db, fileName);
-  if (same) return { status: 'duplicate', fileName, title: same.title };
+  const same = (await findBookByFileName(db, fileName)) ?? (await findBookByFileName(db, p.legacyFileName));
+  if (same) return { status: 'duplicate', fileName: same.file_name, title: same.title };
   const m = parsed.metadata;
   const dup = await findDuplicate(db, { title, author: m.author, publisher: m.publisher });
   if (dup) return { status: 'duplicate', fileName: dup.file_name, title };
