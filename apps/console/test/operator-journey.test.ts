@@ -206,6 +206,12 @@ describe.skipIf(!HAVE_BROWSER)('the operator journey in Chromium', () => {
     expect(await cover.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     const labels = await page.locator('[data-test=contents-tree] .el-tree-node__label').allTextContents();
     expect(labels).toEqual(parsed.contents.map((c) => c.label));
+    // the stored files of the upload, sent back unchanged at create
+    const fileName = (await page.locator('[data-test=upload-file-name]').textContent())?.split(': ')[1] ?? '';
+    expect(fileName).toMatch(/^[A-Za-z0-9_]+$/);
+    expect(await page.locator('#upload-filePath').inputValue()).toBe(`epub/${fileName}.epub`);
+    expect(await page.locator('#upload-unzipPath').inputValue()).toBe(`unzip/${fileName}`);
+    expect(await page.locator('#upload-originalName').inputValue()).toBe(UPLOADED);
 
     // a new category by name, an edited title
     await page.locator('#upload-title').fill('Journey Example');
@@ -219,8 +225,14 @@ describe.skipIf(!HAVE_BROWSER)('the operator journey in Chromium', () => {
     const created = (await admin.listBooks({ title: 'Journey Example' })).data;
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({
+      fileName,
       categoryText: 'Console Journey',
       author: parsed.metadata.creators.join(', '),
+    });
+    expect(await admin.getBook({ fileName })).toMatchObject({
+      filePath: `epub/${fileName}.epub`,
+      unzipPath: `unzip/${fileName}`,
+      originalName: UPLOADED,
     });
   });
 

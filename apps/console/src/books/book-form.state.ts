@@ -12,7 +12,7 @@ export const TEXT_FIELDS = [
   'filePath',
   'unzipPath',
   'originalName',
-] as const satisfies readonly (keyof BookUpdateBody)[];
+] as const satisfies readonly (keyof BookUpdateBody & keyof AdminBookDetail)[];
 export type TextField = (typeof TEXT_FIELDS)[number];
 
 /** The stored-file fields, shown apart from the book's details. */
@@ -35,10 +35,7 @@ export interface BookFormState {
 
 /** The form of a book as `GET /book/get` or `POST /book/upload` answered it. */
 export function formOf(book: AdminBookDetail): BookFormState {
-  const fields = book as Partial<Record<TextField, unknown>>;
-  const text = Object.fromEntries(
-    TEXT_FIELDS.map((f) => [f, typeof fields[f] === 'string' ? fields[f] : '']),
-  ) as Record<TextField, string>;
+  const text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, book[f]])) as Record<TextField, string>;
   return { text, categoryMode: 'existing', categoryId: book.category, newCategory: '' };
 }
 

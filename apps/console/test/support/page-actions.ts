@@ -13,10 +13,12 @@ export async function logInWithForm(page: Page, creds = OPERATOR): Promise<void>
   await page.getByRole('button', { name: /^(Log in|登录)$/ }).click();
 }
 
-/** Opens an Element Plus select and picks the option with exactly this text. */
+/** Opens an Element Plus select, picks the option with exactly this text and waits until it shows it. */
 export async function choose(page: Page, select: Locator, option: string): Promise<void> {
   await select.click();
-  await page.locator('.el-select-dropdown__item:visible').getByText(option, { exact: true }).click();
+  const item = page.locator('.el-select-dropdown__item:visible').getByText(option, { exact: true });
+  await item.click();
+  await select.locator('.el-select__selected-item:not(.is-hidden)', { hasText: option }).first().waitFor();
 }
 
 /** The texts of one column of a table (an Element Plus one or a plain one), top to bottom. */
