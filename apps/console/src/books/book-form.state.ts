@@ -1,29 +1,28 @@
 import type { AdminBookDetail, BookCreateBody, BookUpdateBody } from '@readlib/sdk';
 
-/** The text fields `POST /book/update` and `/book/create` take, in the order the form shows them. */
-export const TEXT_FIELDS = [
+type Writable = keyof BookUpdateBody & keyof AdminBookDetail;
+
+/** The book's own details, as the form shows them first. */
+export const DETAIL_FIELDS = [
   'title',
   'author',
   'publisher',
   'language',
-  'rootFile',
-  'cover',
-  'coverPath',
-  'filePath',
-  'unzipPath',
-  'originalName',
-] as const satisfies readonly (keyof BookUpdateBody & keyof AdminBookDetail)[];
-export type TextField = (typeof TEXT_FIELDS)[number];
+] as const satisfies readonly Writable[];
 
-/** The stored-file fields, shown apart from the book's details. */
-export const FILE_FIELDS: readonly TextField[] = [
+/** Where the book's files are, shown apart from its details. */
+export const FILE_FIELDS = [
   'rootFile',
   'cover',
   'coverPath',
   'filePath',
   'unzipPath',
   'originalName',
-];
+] as const satisfies readonly Writable[];
+
+/** The text fields `POST /book/update` and `/book/create` take, in the order the form shows them. */
+export const TEXT_FIELDS = [...DETAIL_FIELDS, ...FILE_FIELDS];
+export type TextField = (typeof TEXT_FIELDS)[number];
 
 export interface BookFormState {
   text: Record<TextField, string>;
