@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
+import type { FileChooser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HAVE_BROWSER } from './support/browser';
 import { consoleSuite } from './support/console-suite';
@@ -113,11 +113,12 @@ describe.skipIf(!HAVE_BROWSER)('everything by keyboard alone', () => {
 
   it('an upload picked from the keyboard', async () => {
     const page = s.page;
+    // listening from the start: Chromium's file dialog is intercepted before Enter opens it
+    const chooser = new Promise<FileChooser>((resolve) => page.once('filechooser', resolve));
     await s.openLoggedIn('books/upload');
     await heading(page, 'Upload an EPUB');
     const drop = await tabTo(page, (f) => f.text.startsWith('Drop an EPUB file here'));
     await focusShown(page, drop);
-    const chooser = page.waitForEvent('filechooser');
     await page.keyboard.press('Enter');
     await (await chooser).setFiles({
       name: 'example-v3.epub',
