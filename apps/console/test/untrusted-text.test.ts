@@ -138,6 +138,9 @@ describe.skipIf(!HAVE_BROWSER)('text from readers and books never runs in the op
         PLANT.svg,
         PLANT.script,
       ]);
+      // nested as in the book: the third entry sits under the second
+      const nested = page.locator('[data-test=contents-tree] .el-tree-node__children .el-tree-node__label');
+      expect(await nested.allTextContents()).toEqual([PLANT.script]);
       await nothingRan(page, 'edit');
 
       await page.getByRole('link', { name: 'Upload', exact: true }).click();
