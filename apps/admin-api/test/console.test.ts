@@ -7,11 +7,12 @@ import type { DbHandle } from '@readlib/data';
 import { testDialects } from '@readlib/data/testing';
 import type { App } from '@readlib/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleCsp, defaultConsoleDir } from '../src/plugins/console.plugin.js';
 import { buildApp } from '../src/index.js';
+import { consoleCsp, defaultConsoleDir } from '../src/plugins/console.plugin.js';
 
 const sqlite = (await testDialects()).find((d) => d.name === 'sqlite')!;
-const INDEX = '<!doctype html><title>console</title><script type="module" src="/console/assets/app-1a2b3c.js"></script>';
+const INDEX =
+  '<!doctype html><title>console</title><script type="module" src="/console/assets/app-1a2b3c.js"></script>';
 const SCRIPT = 'console.log("console");';
 
 /** A console build as Vite writes it: index.html, hashed assets, a top-level file, and a dotfile. */
@@ -33,7 +34,10 @@ describe('the operator console at /console/ (issue #30)', () => {
     root = await mkdtemp(join(tmpdir(), 'readlib-console-'));
     await fakeBuild(join(root, 'dist'));
     await mkdir(join(root, 'unbuilt'));
-    const config = testConfig({ STORAGE_DIR: join(root, 'store'), PUBLIC_BASE_URL: 'http://covers.test:3000' });
+    const config = testConfig({
+      STORAGE_DIR: join(root, 'store'),
+      PUBLIC_BASE_URL: 'http://covers.test:3000',
+    });
     app = await buildApp(config, { db: h.db, logger: false, consoleDir: join(root, 'dist') });
     bare = await buildApp(config, { db: h.db, logger: false, consoleDir: join(root, 'unbuilt') });
   });
@@ -126,7 +130,9 @@ describe('the operator console at /console/ (issue #30)', () => {
   it("finds the console's build beside this package from src/ and from a compiled dist/ alike", () => {
     const consoleDist = fileURLToPath(new URL('../../console/dist', import.meta.url));
     const fromSource = new URL('../src/plugins/console.plugin.ts', import.meta.url).href;
-    const fromBuild = pathToFileURL(fileURLToPath(new URL('../dist/plugins/console.plugin.js', import.meta.url))).href;
+    const fromBuild = pathToFileURL(
+      fileURLToPath(new URL('../dist/plugins/console.plugin.js', import.meta.url)),
+    ).href;
     expect(defaultConsoleDir(fromSource)).toBe(consoleDist);
     expect(defaultConsoleDir(fromBuild)).toBe(consoleDist);
     expect(defaultConsoleDir()).toBe(consoleDist);
