@@ -5,6 +5,7 @@ import { FileStore } from '@readlib/epub';
 import { type App, createBaseApp } from '@readlib/http';
 import { type Kysely, sql } from 'kysely';
 import { authPlugin } from './plugins/auth.plugin.js';
+import { consolePlugin, defaultConsoleDir } from './plugins/console.plugin.js';
 import { contextPlugin } from './plugins/context.plugin.js';
 import { loginLimitPlugin } from './plugins/login-limit.plugin.js';
 import { adminMetricsPlugin } from './plugins/metrics.plugin.js';
@@ -21,6 +22,8 @@ export interface AdminDeps {
   logger?: false;
   /** epoch milliseconds (tests move it: upload expiry, screen days, login windows) */
   now?: () => number;
+  /** the operator console's build served at /console/ (default: apps/console/dist of this repository) */
+  consoleDir?: string;
 }
 
 /** The administration API (spec §4.11, §4.12; decisions.md §4, §5) on the shared base app. */
@@ -64,5 +67,9 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
   await app.register(userRoutes);
   await app.register(bookRoutes);
   await app.register(screenRoutes);
+  await app.register(consolePlugin, {
+    dir: deps.consoleDir ?? defaultConsoleDir(),
+    publicBaseUrl: config.publicBaseUrl,
+  });
   return app;
 }
