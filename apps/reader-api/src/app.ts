@@ -15,6 +15,13 @@ import { shelfRoutes } from './routes/shelf/shelf.routes.js';
 import { userRoutes } from './routes/user/user.routes.js';
 import { installWarmUp } from './warm-up.plugin.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** what this reader process keeps (the table of docs/architecture/caches.md) */
+    readerKeeps: ReaderKeeps;
+  }
+}
+
 export interface ReaderDeps {
   /** owned by the caller, which closes it after the app */
   db: Kysely<Database>;
@@ -57,6 +64,7 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
     ...(deps.keep === false ? { keep: false } : {}),
     onStoreError: (err) => app.log.debug({ err: err.message }, 'shared store failed: value computed'),
   });
+  app.decorate('readerKeeps', keeps);
   const ctx: ReaderContext = {
     db: deps.db,
     urls: new PublicUrls(config.publicBaseUrl),

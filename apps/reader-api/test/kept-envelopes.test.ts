@@ -7,7 +7,7 @@ import { KeptEnvelopes } from '../src/routes/kept-envelopes.js';
 // serialised once per kept object; what is sent must be what the route's schema serialiser sends.
 describe('KeptEnvelopes', () => {
   async function stand() {
-    const envelopes = new KeptEnvelopes(new ReaderKeeps().versions, 'pages, serialised');
+    const envelopes = new KeptEnvelopes(new ReaderKeeps(), 'pages, serialised');
     const app = Fastify();
     let data: { title: string }[] = [];
     const schema = {

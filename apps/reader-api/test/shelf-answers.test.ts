@@ -71,9 +71,10 @@ describe.each(dialects)('kept shelves on $name', (dialect) => {
 describe('ShelfAnswers', () => {
   /** A route sending through ShelfAnswers the plan a test hands it, counting how often it is built. */
   async function stand(maxBytes?: number) {
-    const versions = new ReaderKeeps().versions;
+    const keeps = new ReaderKeeps();
+    const versions = keeps.versions;
     versions.observe('catalog', 1);
-    const answers = new ShelfAnswers(versions, maxBytes);
+    const answers = new ShelfAnswers(keeps, maxBytes);
     const calls = { entries: 0 };
     let plan: ShelfPlan = { seen: versions.seen, entries: async () => [] };
     const app = Fastify();

@@ -13,7 +13,13 @@ export class Derived<N extends string, S extends object, V> {
    * @param name what is derived, for the docs' table of caches
    * @param from the name of the keep whose objects it derives from: its versions are this one's
    */
-  constructor(versions: Versions<N>, name: string, from: string) {
+  constructor(
+    versions: Versions<N>,
+    name: string,
+    from: string,
+    /** false: nothing is kept, every value derived anew */
+    private readonly keeping = true,
+  ) {
     const source = versions.keeps.find((k) => k.name === from);
     if (!source) throw new Error(`${name}: no keep named ${from} to derive from`);
     versions.describe({
@@ -29,7 +35,7 @@ export class Derived<N extends string, S extends object, V> {
     let value = this.values.get(source);
     if (value === undefined) {
       value = derive(source);
-      this.values.set(source, value);
+      if (this.keeping) this.values.set(source, value);
     }
     return value;
   }
@@ -40,6 +46,6 @@ export class Derived<N extends string, S extends object, V> {
   }
 
   set(source: S, value: V): void {
-    this.values.set(source, value);
+    if (this.keeping) this.values.set(source, value);
   }
 }

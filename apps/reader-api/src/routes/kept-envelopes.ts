@@ -1,5 +1,5 @@
-import { Derived, type Versions } from '@readlib/cache';
-import type { ReaderVersion } from '@readlib/catalog';
+import type { Derived } from '@readlib/cache';
+import type { ReaderKeeps, ReaderVersion } from '@readlib/catalog';
 import type { FastifyReply } from 'fastify';
 import { keptBytes, ok, sendJson } from './route-options.js';
 
@@ -13,8 +13,8 @@ import { keptBytes, ok, sendJson } from './route-options.js';
 export class KeptEnvelopes {
   private readonly envelopes: Derived<ReaderVersion, object, Buffer | 'sent once'>;
 
-  constructor(versions: Versions<ReaderVersion>, name: string) {
-    this.envelopes = new Derived(versions, name, 'catalogue answers');
+  constructor(keeps: ReaderKeeps, name: string) {
+    this.envelopes = keeps.derived(name, 'catalogue answers');
   }
 
   send(reply: FastifyReply, data: object): FastifyReply {

@@ -1,4 +1,12 @@
-import { BoundedMap, Keep, SharedKeep, type SharedStore, Versions } from '@readlib/cache';
+import {
+  BoundedMap,
+  Derived,
+  Keep,
+  type KeepSpec,
+  SharedKeep,
+  type SharedStore,
+  Versions,
+} from '@readlib/cache';
 import type { CategoryItem } from '@readlib/contracts';
 import {
   type BookRow,
@@ -232,6 +240,19 @@ export class ReaderKeeps {
     }
     this.versions.observe('commit', stamp);
     return new CatalogView(db, this.kept, this.versions.seen, this.count, this.profileVersion);
+  }
+
+  /**
+   * A keep of this process over the reader's versions, for what the services do not keep themselves
+   * (a route's serialised answers); it keeps nothing when the process keeps nothing.
+   */
+  keep<K, V>(spec: KeepSpec<ReaderVersion, V>): Keep<ReaderVersion, K, V> {
+    return new Keep<ReaderVersion, K, V>(this.versions, this.keeping ? spec : { ...spec, max: 0 });
+  }
+
+  /** Values derived from the objects of the keep named `from` (serialised forms), kept as long as they are. */
+  derived<S extends object, V>(name: string, from: string): Derived<ReaderVersion, S, V> {
+    return new Derived<ReaderVersion, S, V>(this.versions, name, from, this.keeping);
   }
 
   /**

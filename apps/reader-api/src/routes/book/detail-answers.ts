@@ -1,5 +1,5 @@
-import { Keep, type Versions } from '@readlib/cache';
-import type { DetailPlan, ReaderVersion } from '@readlib/catalog';
+import type { Keep } from '@readlib/cache';
+import type { DetailPlan, ReaderKeeps, ReaderVersion } from '@readlib/catalog';
 import type { FastifyReply } from 'fastify';
 import { keptBytes, ok, sendJson } from '../route-options.js';
 
@@ -25,8 +25,8 @@ interface Answer {
 export class DetailAnswers {
   private readonly answers: Keep<ReaderVersion, number, Answer>;
 
-  constructor(versions: Versions<ReaderVersion>) {
-    this.answers = new Keep(versions, {
+  constructor(keeps: ReaderKeeps) {
+    this.answers = keeps.keep({
       name: 'book details, serialised',
       key: "book id; tagged with the book's counts",
       dependsOn: ['catalog', 'profiles'],

@@ -1,5 +1,11 @@
-import { Derived, Keep, type Versions } from '@readlib/cache';
-import { type HomeRows, type PublicUrls, type ReaderVersion, toBookSummary } from '@readlib/catalog';
+import type { Derived, Keep } from '@readlib/cache';
+import {
+  type HomeRows,
+  type PublicUrls,
+  type ReaderKeeps,
+  type ReaderVersion,
+  toBookSummary,
+} from '@readlib/catalog';
 import type { Banner, CategoryItem } from '@readlib/contracts';
 import type { BookRow } from '@readlib/data';
 import type { FastifyReply } from 'fastify';
@@ -37,18 +43,18 @@ export class HomeAnswers {
 
   constructor(
     private readonly urls: PublicUrls,
-    private readonly versions: Versions<ReaderVersion>,
+    private readonly keeps: ReaderKeeps,
   ) {
-    this.books = new Derived(versions, 'book summaries, serialised', 'book rows');
-    this.hot = new Keep(versions, {
+    this.books = keeps.derived('book summaries, serialised', 'book rows');
+    this.hot = keeps.keep({
       name: 'top keyword, serialised',
       key: '-; tagged with the keyword and its count',
       dependsOn: [],
       max: 1,
     });
-    this.lists = new Derived(versions, 'category list, serialised', 'category list');
-    this.tails = new Derived(versions, 'category list with the banner, serialised', 'category list');
-    this.listAnswers = new Derived(versions, 'category list envelope, serialised', 'category list');
+    this.lists = keeps.derived('category list, serialised', 'category list');
+    this.tails = keeps.derived('category list with the banner, serialised', 'category list');
+    this.listAnswers = keeps.derived('category list envelope, serialised', 'category list');
   }
 
   send(reply: FastifyReply, home: HomeRows): FastifyReply {
@@ -98,7 +104,7 @@ export class HomeAnswers {
     const kept = this.hot.get('', tag);
     if (kept !== undefined) return kept;
     const bytes = keptBytes(JSON.stringify({ num, keyword }));
-    this.hot.set('', bytes, this.versions.seen, tag);
+    this.hot.set('', bytes, this.keeps.versions.seen, tag);
     return bytes;
   }
 

@@ -1,5 +1,5 @@
-import { Keep, type Versions } from '@readlib/cache';
-import type { ReaderVersion, ShelfPlan } from '@readlib/catalog';
+import type { Keep } from '@readlib/cache';
+import type { ReaderKeeps, ReaderVersion, ShelfPlan } from '@readlib/catalog';
 import type { FastifyReply } from 'fastify';
 import { keptBytes, ok, sendJson } from '../route-options.js';
 
@@ -15,8 +15,8 @@ export const SHELF_ANSWERS_BYTES = 80 * 1024 * 1024;
 export class ShelfAnswers {
   private readonly answers: Keep<ReaderVersion, number, Buffer>;
 
-  constructor(versions: Versions<ReaderVersion>, maxBytes = SHELF_ANSWERS_BYTES) {
-    this.answers = new Keep(versions, {
+  constructor(keeps: ReaderKeeps, maxBytes = SHELF_ANSWERS_BYTES) {
+    this.answers = keeps.keep({
       name: 'shelves, serialised',
       key: "user id; tagged with the user's entries",
       dependsOn: ['catalog'],
