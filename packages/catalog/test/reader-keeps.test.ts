@@ -1,7 +1,8 @@
 import { commitStamp, insertBook, saveShelf, upsertUser } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KEEP_BOUNDS, type KeptShelf, ReaderKeeps } from '../src/reader/reader-keeps.js';
+import type { KeptShelf } from '../src/reader/catalog-view.js';
+import { KEEP_BOUNDS, ReaderKeeps } from '../src/reader/reader-keeps.js';
 
 const dialects = await testDialects();
 

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 
 /** Times are epoch milliseconds everywhere (spec §2.3, §2.4 use ms), stored as bigint on PostgreSQL. */
 type Millis = number;
@@ -236,3 +236,6 @@ export type SearchLogRow = Selectable<SearchLogTable>;
 export type Operator = Selectable<OperatorsTable>;
 export type NewOperator = Omit<Insertable<OperatorsTable>, 'id' | 'created_at'>;
 export type Upload = Selectable<UploadsTable>;
+
+/** A database or a transaction on it: what repository functions that may run inside one take. */
+export type Db = Kysely<Database> | Transaction<Database>;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,8 +6,9 @@ import type { SharedStore } from '@readlib/cache';
 import type { AppConfig } from '@readlib/config';
 import { AppError, contractSchemas } from '@readlib/contracts';
 import type { PoolStats } from '@readlib/data';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { App } from './app.types.js';
 import type { Family } from './envelope.js';
 import { clientErrors, frameworkErrors, installErrorHandling, installNotFound } from './error-handler.js';
 import { installGracefulClose } from './graceful-close.js';
@@ -28,14 +28,6 @@ declare module 'fastify' {
     sharedStore: SharedStore | undefined;
   }
 }
-
-export type App = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
 
 export interface BaseAppOptions {
   config: AppConfig;

@@ -1,6 +1,6 @@
 import { healthRoutes } from '@readlib/contracts';
 import type { Redis } from 'ioredis';
-import type { App } from './create-base-app.js';
+import type { App } from './app.types.js';
 import type { Family } from './envelope.js';
 import { redisAnswers } from './redis.js';
 import { serve } from './route.js';

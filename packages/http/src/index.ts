@@ -1,4 +1,5 @@
-export { type App, type BaseAppOptions, createBaseApp } from './create-base-app.js';
+export type { App } from './app.types.js';
+export { type BaseAppOptions, createBaseApp } from './create-base-app.js';
 export { type Family, failure, success } from './envelope.js';
 export { classify } from './error-handler.js';
 export { type MetricsOptions, registerMetrics } from './metrics.plugin.js';

@@ -2,9 +2,9 @@ import type { BookContents, BookDetail } from '@readlib/contracts';
 import { notFound } from '@readlib/contracts';
 import { type BookRow, type BookStats, findToc, recordView, saveRating, userRank } from '@readlib/data';
 import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
+import type { CatalogView } from './catalog-view.js';
 import { readersOf, statsOf } from './kept-reads.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
-import type { CatalogView } from './reader-keeps.js';
 import { findUserKey, registeredUser } from './user.service.js';
 
 /** The book of a reader request (error_code 1 when there is none), through the view's keep. */

@@ -18,11 +18,11 @@ import {
 } from '@readlib/data';
 import { toBookSummary, toCategoryItem, toHotSearchItem } from '../book.mapper.js';
 import type { PublicUrls } from '../urls.js';
+import type { CatalogView } from './catalog-view.js';
 import { shelfOf } from './kept-reads.js';
 import { topCategories } from './liked-categories.js';
 import { booksTopped, hotIds, randomRows, wellRatedIds, windowViewed } from './pools.js';
 import { HOT_WINDOW_MS, type ReaderContext, syncCatalog } from './reader-context.js';
-import type { CatalogView } from './reader-keeps.js';
 import { sample, sampleFromLists } from './sample.js';
 import { findUserKey } from './user.service.js';
 

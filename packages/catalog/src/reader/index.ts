@@ -1,17 +1,11 @@
 export * from './book.service.js';
 export { BookCategories } from './book-categories.js';
+export { CatalogView, type KeptShelf, type ShelfEntryKey } from './catalog-view.js';
 export * from './home.service.js';
 export { topCategories } from './liked-categories.js';
 export { type PopularSet, PopularValuesMemo } from './popular-values.js';
 export * from './reader-context.js';
-export {
-  CatalogView,
-  KEEP_BOUNDS,
-  type KeptShelf,
-  ReaderKeeps,
-  type ReaderKeepsOptions,
-  type ShelfEntryKey,
-} from './reader-keeps.js';
+export { KEEP_BOUNDS, ReaderKeeps, type ReaderKeepsOptions } from './reader-keeps.js';
 export {
   ACTIVITY_PERIOD_MS,
   AFFINITY_PERIOD_MS,

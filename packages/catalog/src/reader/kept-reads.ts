@@ -7,8 +7,8 @@ import {
   recentReaderKeys,
   shelfEntries,
 } from '@readlib/data';
+import type { CatalogView, KeptShelf, ShelfEntryKey } from './catalog-view.js';
 import type { ReaderContext } from './reader-context.js';
-import type { CatalogView, KeptShelf, ShelfEntryKey } from './reader-keeps.js';
 
 /** The user's whole shelf, newest first, with its entries as text (kept until the next commit). */
 export function shelfOf(ctx: ReaderContext, view: CatalogView, userId: number): Promise<KeptShelf> {

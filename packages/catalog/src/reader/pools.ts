@@ -6,8 +6,8 @@ import {
   topViewedBookIds,
   wellRatedBookIds,
 } from '@readlib/data';
+import type { CatalogView } from './catalog-view.js';
 import { HOT_WINDOW_MS, type ReaderContext } from './reader-context.js';
-import type { CatalogView } from './reader-keeps.js';
 
 /** How many candidates a pool holds before a batch is drawn from it. */
 export const POOL_SIZE = 100;

@@ -2,7 +2,8 @@ import { notFound } from '@readlib/contracts';
 import { type Database, isForeignKeyViolation, type Writes } from '@readlib/data';
 import type { Kysely } from 'kysely';
 import type { PublicUrls } from '../urls.js';
-import type { CatalogView, ReaderKeeps } from './reader-keeps.js';
+import type { CatalogView } from './catalog-view.js';
+import type { ReaderKeeps } from './reader-keeps.js';
 
 /** What every reader service needs. Every collaborator is there in production and in tests alike. */
 export interface ReaderContext {

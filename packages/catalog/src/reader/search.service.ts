@@ -19,8 +19,8 @@ import {
 import { toBookSummary } from '../book.mapper.js';
 import { givenText } from '../filters.js';
 import { paging } from '../paging.js';
+import type { CatalogView } from './catalog-view.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
-import type { CatalogView } from './reader-keeps.js';
 
 const GROUP_MAX = 10;
 

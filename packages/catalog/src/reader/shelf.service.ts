@@ -2,9 +2,9 @@ import type { ShelfEntry, ShelfParam } from '@readlib/contracts';
 import { removeShelf, type ShelfRow, saveShelf } from '@readlib/data';
 import { toShelfEntry } from '../book.mapper.js';
 import { findBook } from './book.service.js';
+import type { CatalogView } from './catalog-view.js';
 import { shelfOf } from './kept-reads.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
-import type { CatalogView } from './reader-keeps.js';
 import { findUserKey, registeredUser, type UserKey } from './user.service.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Banner } from '@readlib/contracts';
+import type { CatalogView } from './catalog-view.js';
 import { warmHome } from './home.service.js';
 import { type ReaderContext, syncCatalog } from './reader-context.js';
-import type { CatalogView } from './reader-keeps.js';
 
 /** What a warm-up built, for the start-up log. */
 export interface WarmUpReport {

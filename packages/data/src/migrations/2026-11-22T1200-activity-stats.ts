@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { isPostgres } from './migration-helpers.js';
 
 // Frozen in time: this migration must not import table types or repositories that may change later.
 
@@ -13,7 +13,7 @@ const WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
  * forward by subtracting the events that left the window (see activity-stats.repository.ts).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = dialectOf(db) === 'postgres';
+  const pg = isPostgres(db);
   const ms = pg ? 'bigint' : 'integer';
   const real = pg ? 'double precision' : 'real';
 

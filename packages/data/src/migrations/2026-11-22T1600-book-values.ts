@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { facetGrams, isPostgres } from './migration-helpers.js';
 // the search tokenizer itself: the gram index of this table must hold the same tokens as books.grams
-import { valueGrams } from '../search/grams.js';
 
 // Frozen in time: this migration must not import table types or repositories that may change later.
 
@@ -13,7 +12,7 @@ import { valueGrams } from '../search/grams.js';
  * 5,000 were grouped. Kept in step by the book writes in their transactions.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = dialectOf(db) === 'postgres';
+  const pg = isPostgres(db);
   await db.schema
     .createTable('book_values')
     .addColumn(
@@ -62,7 +61,7 @@ export async function up(db: Kysely<any>): Promise<void> {
             field,
             value: r.value,
             books: Number(r.n),
-            grams: valueGrams(field, r.value),
+            grams: facetGrams(field, r.value),
           })),
         )
         .execute();
@@ -73,7 +72,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'sqlite') {
+  if (!isPostgres(db)) {
     await sql`drop table book_value_fts`.execute(db);
     await sql`drop table book_value_grams`.execute(db);
   }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { isPostgres } from './migration-helpers.js';
 
 // Frozen in time: this migration must not import table types or repositories that may change later.
 
@@ -10,7 +10,7 @@ import { dialectOf } from '../dialect.js';
  * million books, twice per search. PostgreSQL has one trigram index per column already.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') return;
+  if (isPostgres(db)) return;
   await sql`create virtual table book_title_fts using fts5(title, content='books', content_rowid='id', tokenize='trigram')`.execute(
     db,
   );
@@ -28,7 +28,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') return;
+  if (isPostgres(db)) return;
   for (const t of ['books_title_ai', 'books_title_ad', 'books_title_au'])
     await sql`drop trigger ${sql.id(t)}`.execute(db);
   await sql`drop table book_title_fts`.execute(db);

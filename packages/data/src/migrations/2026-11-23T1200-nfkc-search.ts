@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { isPostgres } from './migration-helpers.js';
 
 // Frozen in time: this migration must not import table types or repositories that may change later.
 
@@ -14,7 +14,7 @@ import { dialectOf } from '../dialect.js';
 const BOOK_COLUMNS = ['title', 'author', 'publisher'] as const;
 
 export async function up(db: Kysely<any>): Promise<void> {
-  const pg = dialectOf(db) === 'postgres';
+  const pg = isPostgres(db);
   if (!pg) await dropSqliteSearch(db);
   for (const col of BOOK_COLUMNS)
     await db.schema.alterTable('books').addColumn(`${col}_nfkc`, 'text').execute();
@@ -30,7 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  const pg = dialectOf(db) === 'postgres';
+  const pg = isPostgres(db);
   if (pg) {
     for (const col of BOOK_COLUMNS) await pgIndex(db, 'books', col, false);
     await pgIndex(db, 'book_values', 'value', false);

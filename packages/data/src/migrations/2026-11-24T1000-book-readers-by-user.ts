@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { isPostgres } from './migration-helpers.js';
 
 // Frozen in time: this migration must not import table types or repositories that may change later.
 
@@ -14,7 +14,7 @@ import { dialectOf } from '../dialect.js';
  * match a conflict target by its set of columns, so a build from before keeps working during a roll.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') {
+  if (isPostgres(db)) {
     await sql`alter table book_readers drop constraint book_readers_pk`.execute(db);
     await sql`alter table book_readers add constraint book_readers_pk primary key (user_id, book_id)`.execute(
       db,
@@ -26,7 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') {
+  if (isPostgres(db)) {
     await db.schema
       .createIndex('book_readers_user_book_idx')
       .on('book_readers')

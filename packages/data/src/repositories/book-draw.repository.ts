@@ -1,5 +1,5 @@
 import { compiledOnce } from '../compiled-once.js';
-import type { Db } from './book.repository.js';
+import type { Db } from '../database.js';
 
 // every random batch: built once per number of positions. One indexed lookup per position joined by
 // `union all`: on SQLite a bound `pos in (?, …)` list of eight cost 26-34 µs, this 15 µs.

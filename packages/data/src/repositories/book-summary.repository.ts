@@ -1,5 +1,6 @@
 import { compiledOnce } from '../compiled-once.js';
-import { BOOK_SUMMARY_COLUMNS, type BookRow, type Db } from './book.repository.js';
+import type { Db } from '../database.js';
+import { BOOK_SUMMARY_COLUMNS, type BookRow } from './book.repository.js';
 
 /**
  * The columns a book summary shows (search pages, search-list pages). A search page read whole rows of

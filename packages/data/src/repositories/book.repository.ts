@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { compiledOnce } from '../compiled-once.js';
-import type { Book, BookSearchColumns, BookUpdate, Database, NewBook, NewTocEntry } from '../database.js';
+import type { Book, BookSearchColumns, BookUpdate, Database, Db, NewBook, NewTocEntry } from '../database.js';
 import { bookSearchColumns } from '../search/grams.js';
 import { inTransaction } from '../write-batcher.js';
 import { countBookValues } from './book-values.repository.js';
@@ -15,8 +15,6 @@ import { moveRolledUpViews } from './view-days.repository.js';
  * row cost ~7% of reading a shelf of ten books (bench/, 100k books: 164-174 → 154-158 µs).
  */
 export type BookRow = Omit<Book, BookSearchColumns> & { category_name: string };
-
-export type Db = Kysely<Database> | Transaction<Database>;
 
 /** The columns a book summary shows (search and search-list pages read only these). */
 export const BOOK_SUMMARY_COLUMNS = [

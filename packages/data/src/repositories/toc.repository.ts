@@ -1,5 +1,4 @@
-import type { NewTocEntry, TocEntry } from '../database.js';
-import type { Db } from './book.repository.js';
+import type { Db, NewTocEntry, TocEntry } from '../database.js';
 
 export async function insertToc(db: Db, bookId: number, toc: NewTocEntry[]): Promise<void> {
   // chunks keep each statement under SQLite's bound-parameter limit
