@@ -21,6 +21,7 @@ export {
 } from './fields.js';
 export * from './health.schema.js';
 export * from './home.schema.js';
+export * from './opds.schema.js';
 export { contractSchemas } from './registry.js';
 export * from './screen.schema.js';
 export * from './search.schema.js';
