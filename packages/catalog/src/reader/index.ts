@@ -10,6 +10,8 @@ export {
   KeptReads,
   type ShelfEntryKey,
 } from './kept-reads.js';
+export type * from './opds/opds-feed.js';
+export * from './opds/opds-feeds.service.js';
 export { type PopularSet, PopularValuesMemo } from './popular-values.js';
 export * from './reader-context.js';
 export { sample } from './sample.js';

@@ -1,0 +1,68 @@
+import type { BookRow } from '@readlib/data';
+
+/**
+ * A feed of the OPDS catalogue as both dialects render it (OPDS 1.2 Atom, OPDS 2.0 JSON): what it
+ * lists and where its links lead, by paths under the dialect's root (`/opds`, `/opds/v2`), so one
+ * model serves both and neither renderer reads the catalogue.
+ */
+export interface OpdsFeed {
+  /** stable `urn:` of this page of the feed */
+  id: string;
+  title: string;
+  self: FeedRef;
+  /** the feed one level up; the root has none */
+  up?: FeedRef;
+  /** navigation feeds: the feeds they lead to */
+  navigation?: NavigationEntry[];
+  /** acquisition feeds: the books of the page, each with a file to download */
+  books?: BookRow[];
+  paging?: FeedPaging;
+}
+
+export type FeedKind = 'navigation' | 'acquisition';
+
+/** A feed as a link target: its path (with query) under the dialect's root, and its kind. */
+export interface FeedRef {
+  path: string;
+  kind: FeedKind;
+}
+
+export interface NavigationEntry {
+  /** stable `urn:` of what the entry stands for (a category, an author, a sort order) */
+  id: string;
+  title: string;
+  target: FeedRef;
+  /** OPDS relation of the link (`subsection`, `http://opds-spec.org/sort/new`, ...) */
+  rel: string;
+  /** books behind the entry, when known */
+  count?: number;
+}
+
+export interface FeedPaging {
+  /** 1-based */
+  page: number;
+  size: number;
+  hasNext: boolean;
+  /** the path of another page of the same feed */
+  pathOf(page: number): string;
+}
+
+/** What a route asks for; the contracts validated its parameters. */
+export type OpdsFeedRequest =
+  | { feed: 'root' | 'categories' }
+  | { feed: 'new' | 'popular' | 'authors' | 'publishers'; page: number }
+  | { feed: 'category'; id: number; page: number }
+  | { feed: 'author' | 'publisher'; name: string; page: number }
+  | { feed: 'search'; query: string; page: number };
+
+/**
+ * How to answer one request. `key` names the answer among the catalogue memo's answers of the current
+ * catalogue version (with the dialect, by the caller): equal keys, equal answers. `catalogueOnly`: the
+ * answer depends on the catalogue alone (everything but the popular ranking, which views move), so the
+ * time it was built is a Last-Modified that holds until the catalogue version moves.
+ */
+export interface OpdsPlan<T> {
+  key: string;
+  catalogueOnly: boolean;
+  build(): Promise<T>;
+}
