@@ -16,7 +16,7 @@ const NON_ASCII = /[^\x20-\x7E]/g;
  */
 export function downloadDisposition(title: string, fileName: string): string {
   const name =
-    Array.from(title.replace(CONTROLS, '').replace(SEPARATORS, '_').replace(/\s+/g, ' ').trim())
+    Array.from(title.replace(/\s+/g, ' ').replace(CONTROLS, '').replace(SEPARATORS, '_').trim())
       .slice(0, TITLE_MAX)
       .join('')
       .trim() || fileName;
