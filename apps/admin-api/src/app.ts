@@ -9,9 +9,9 @@ import { contextPlugin } from './plugins/context.plugin.js';
 import { loginLimitPlugin } from './plugins/login-limit.plugin.js';
 import { adminMetricsPlugin } from './plugins/metrics.plugin.js';
 import { uploadPlugin } from './plugins/upload.plugin.js';
-import { bookRoutes } from './routes/book/index.js';
-import { screenRoutes } from './routes/screen/index.js';
-import { userRoutes } from './routes/user/index.js';
+import { bookRoutes } from './routes/book/book.routes.js';
+import { screenRoutes } from './routes/screen/screen.routes.js';
+import { userRoutes } from './routes/user/user.routes.js';
 
 export interface AdminDeps {
   /** owned by the caller, which closes it after the app */

@@ -1,7 +1,7 @@
+import { AppError } from '@readlib/contracts';
 import { countViews, deleteBook, insertBook, upsertUser, WriteBatcher } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../src/errors.js';
 import { bookDetail, rateBook } from '../src/reader/book.service.js';
 import type { ReaderContext } from '../src/reader/reader-context.js';
 import { addToShelf } from '../src/reader/shelf.service.js';

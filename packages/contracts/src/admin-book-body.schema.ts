@@ -45,3 +45,13 @@ export const BookCreateBody = Type.Object(
   { $id: 'BookCreateBody', additionalProperties: false, description: 'E-book creation (spec §4.11).' },
 );
 export type BookCreateBody = Static<typeof BookCreateBody>;
+
+/**
+ * POST /book/upload body (spec §4.11): multipart/form-data with the EPUB in field `file`. Documents the
+ * form for OpenAPI clients; the part itself is checked by the multipart reader and the EPUB parser.
+ */
+export const UploadForm = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'The EPUB file.' }) },
+  { $id: 'UploadForm', description: 'EPUB upload (multipart/form-data).' },
+);
+export type UploadForm = Static<typeof UploadForm>;

@@ -1,6 +1,7 @@
 export * from './admin-book.schema.js';
 export * from './admin-book-body.schema.js';
 export * from './admin-user.schema.js';
+export * from './app-error.js';
 export * from './book.schema.js';
 export * from './book-query.schema.js';
 export { BookContents, ContentsEntry, ContentsNode, ContentsTree } from './contents.schema.js';
@@ -22,7 +23,8 @@ export {
 export * from './health.schema.js';
 export * from './home.schema.js';
 export * from './opds.schema.js';
-export { contractSchemas } from './registry.js';
+export { type ContractTypes, contractSchemaMap, contractSchemas } from './registry.js';
+export * from './routes/index.js';
 export * from './screen.schema.js';
 export * from './search.schema.js';
 export * from './shelf.schema.js';

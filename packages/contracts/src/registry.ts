@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import {
   AdminBook,
   AdminBookDetail,
@@ -7,7 +7,7 @@ import {
   FileNameQuery,
   OptionalFileNameQuery,
 } from './admin-book.schema.js';
-import { BookCreateBody, BookUpdateBody } from './admin-book-body.schema.js';
+import { BookCreateBody, BookUpdateBody, UploadForm } from './admin-book-body.schema.js';
 import { AdminUser, DashboardTotals, LoginBody, LoginData } from './admin-user.schema.js';
 import { BookDetail, BookSummary, Reader } from './book.schema.js';
 import { ContentsQuery, DetailQuery, RankSaveQuery } from './book-query.schema.js';
@@ -42,10 +42,10 @@ import {
 } from './user.schema.js';
 
 /**
- * Every schema with an `$id`, referenced schemas before their users: register them all with
- * `fastify.addSchema` (or pass them as references to `Value.Check`/`TypeCompiler.Compile`).
+ * Every schema with an `$id`, by that id (its export name), referenced schemas before their users.
+ * The route table names schemas by these keys; the services register them all for `$ref`.
  */
-export const contractSchemas: TSchema[] = [
+export const contractSchemaMap = {
   // envelopes and health
   ReaderError,
   AdminError,
@@ -104,10 +104,20 @@ export const contractSchemas: TSchema[] = [
   OptionalFileNameQuery,
   BookUpdateBody,
   BookCreateBody,
+  UploadForm,
   // report and screen
   ScreenQuery,
   ScreenData,
   WordCloudItem,
   MapItem,
   ScatterData,
-];
+} as const;
+
+/** The static type of each contract schema, by its `$id`. */
+export type ContractTypes = { [K in keyof typeof contractSchemaMap]: Static<(typeof contractSchemaMap)[K]> };
+
+/**
+ * Every schema with an `$id`, referenced schemas before their users: register them all with
+ * `fastify.addSchema` (or pass them as references to `Value.Check`/`TypeCompiler.Compile`).
+ */
+export const contractSchemas: TSchema[] = Object.values(contractSchemaMap);

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { AppError } from '@readlib/catalog';
 import type { ErrorKind } from '@readlib/contracts';
+import { AppError } from '@readlib/contracts';
 import { isDatabaseUnavailable } from '@readlib/data';
 import type {
   FastifyError,

@@ -1,9 +1,9 @@
-import { AdminError, Health, ReaderError, Ready, ref } from '@readlib/contracts';
-import { Type } from '@sinclair/typebox';
+import { healthRoutes } from '@readlib/contracts';
 import type { Redis } from 'ioredis';
 import type { App } from './create-base-app.js';
 import type { Family } from './envelope.js';
 import { redisAnswers } from './redis.js';
+import { serve } from './route.js';
 
 /** Liveness and readiness (decisions.md §1): outside the envelopes, the rate limit and the token. */
 export function registerHealthRoutes(
@@ -12,32 +12,13 @@ export function registerHealthRoutes(
   ready: () => Promise<boolean>,
   redis: Redis | undefined,
 ): void {
-  // while the service shuts down, every route answers 503 in the family's envelope (graceful-close.ts)
-  const closing = ref(family === 'reader' ? ReaderError : AdminError);
-  app.get(
-    '/healthz',
-    {
-      schema: {
-        operationId: 'health',
-        tags: ['health'],
-        security: [],
-        response: { 200: ref(Health), 503: closing },
-      },
-      config: { rateLimit: false },
-    },
-    async () => ({ status: 'ok' as const }),
-  );
-  app.get(
-    '/readyz',
-    {
-      schema: {
-        operationId: 'ready',
-        tags: ['health'],
-        security: [],
-        response: { 200: ref(Ready), 503: Type.Union([ref(Ready), closing]) },
-      },
-      config: { rateLimit: false },
-    },
+  const options = { config: { rateLimit: false as const } };
+  serve(app, family, healthRoutes, 'health', async () => ({ status: 'ok' as const }), options);
+  serve(
+    app,
+    family,
+    healthRoutes,
+    'ready',
     async (_req, reply) => {
       const [database, redisUp] = await Promise.all([
         within(ready(), 2000),
@@ -48,6 +29,7 @@ export function registerHealthRoutes(
         .code(up ? 200 : 503)
         .send({ status: up ? 'ok' : 'unavailable', database, ...(redis ? { redis: redisUp } : {}) });
     },
+    options,
   );
 }
 

@@ -13,3 +13,12 @@ export {
 } from './redis.js';
 export { openSharedState, type SharedState } from './redis-state.js';
 export { errorResponses } from './responses.js';
+export {
+  type Answer,
+  type RouteHandler,
+  type RouteRequest,
+  routeSchema,
+  type ServeOptions,
+  serve,
+  servesOf,
+} from './route.js';

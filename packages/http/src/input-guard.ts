@@ -1,4 +1,5 @@
-import { AppError } from '@readlib/catalog';
+import { AppError } from '@readlib/contracts';
+
 import type { FastifyInstance } from 'fastify';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -1,6 +1,5 @@
-import { AppError } from '@readlib/catalog';
 import { testConfig } from '@readlib/config';
-import { BookSummary, ReaderEnvelope, ref } from '@readlib/contracts';
+import { AppError, BookSummary, ReaderEnvelope, ref } from '@readlib/contracts';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { createBaseApp, errorResponses, type Family, success } from '../src/index.js';

@@ -1,6 +1,20 @@
-import type { AdminClient, AdminClientOptions, BookPage, UploadFile } from './admin-client.types.js';
+import type { AdminBookDetail } from '@readlib/contracts';
+import { adminRoutes } from '@readlib/contracts/routes';
+import type {
+  AdminClient,
+  AdminClientOptions,
+  MiniProgramAdminClient,
+  UploadFile,
+} from './admin-client.types.js';
 import { ApiError } from './api-error.js';
-import { type CallOptions, createTransport, type RequestSpec } from './transport.js';
+import { resultOf, routeMethods } from './route-client.js';
+import {
+  type CallOptions,
+  createTransport,
+  type LocalFile,
+  type MiniProgramFetch,
+  type RequestSpec,
+} from './transport.js';
 
 type Spec = Omit<RequestSpec, 'token'>;
 
@@ -15,8 +29,51 @@ function uploadForm(file: UploadFile, fileName?: string): FormData {
   return form;
 }
 
-/** A client of the administration API; see `AdminClient` for the methods. */
-export function createAdminClient(options: AdminClientOptions): AdminClient {
+/** A file given by its local path (mini-programs), as opposed to bytes, a Blob or a File. */
+const isLocalFile = (file: UploadFile | LocalFile): file is LocalFile =>
+  !(file instanceof Uint8Array) && typeof (file as Partial<LocalFile>).filePath === 'string';
+
+/**
+ * The request of one upload attempt: bytes as a fresh form, or a local file through the adapter's
+ * `uploadFile` (refused before sending when the client's fetch has none).
+ */
+function uploadSpec(
+  path: string,
+  file: UploadFile | LocalFile,
+  fileName: string | undefined,
+  fetch: unknown,
+): Spec {
+  if (!isLocalFile(file)) return { method: 'POST', path, form: uploadForm(file, fileName) };
+  const upload = (fetch as Partial<MiniProgramFetch> | undefined)?.uploadFile;
+  if (typeof upload !== 'function') {
+    const msg =
+      'a local file path is uploaded only through a mini-program adapter (@readlib/sdk/wechat or /alipay); send a File, Blob or bytes otherwise';
+    throw new ApiError({ family: 'admin', status: 0, code: -1, msg, kind: 'invalid' });
+  }
+  const { filePath } = file;
+  return {
+    method: 'POST',
+    path,
+    sendWith: (url, { headers, signal, timeoutMs }) =>
+      upload(url, {
+        filePath,
+        field: 'file',
+        headers,
+        ...(signal ? { signal } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
+      }),
+  };
+}
+
+/**
+ * A client of the administration API; see `AdminClient` for the methods. Over a mini-program adapter
+ * it is a `MiniProgramAdminClient`, whose `uploadBook` takes a local file path.
+ */
+export function createAdminClient(
+  options: AdminClientOptions & { fetch: MiniProgramFetch },
+): MiniProgramAdminClient;
+export function createAdminClient(options: AdminClientOptions): AdminClient;
+export function createAdminClient(options: AdminClientOptions): AdminClient | MiniProgramAdminClient {
   const send = createTransport('admin', options);
   let token = options.token;
 
@@ -41,23 +98,14 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       return send({ ...build(), token }, opts);
     }
   };
-  const call = async <T>(spec: Spec | (() => Spec), opts?: CallOptions): Promise<T> =>
-    (await authed(spec, opts)).data as T;
-  const get = <T>(path: string, query?: object, opts?: CallOptions) =>
-    call<T>({ method: 'GET', path, query }, opts);
-  const post = <T>(path: string, json?: object, opts?: CallOptions) =>
-    call<T>({ method: 'POST', path, json }, opts);
-  /** acknowledgements (`data: null`) resolve with nothing */
-  const ack = async (spec: Spec, opts?: CallOptions): Promise<void> => {
-    await authed(spec, opts);
-  };
-  const plain = async <T>(path: string, okStatuses: number[], opts?: CallOptions): Promise<T> =>
-    (await send({ method: 'GET', path, plain: { okStatuses } }, opts)) as T;
-
+  // the token is not sent where the table says a route is public (login, health)
+  const methods = routeMethods(adminRoutes, (spec, request, opts) =>
+    spec.access === 'public' ? send(request, opts) : authed(request, opts),
+  );
   return {
+    ...methods,
     async login(username, password, opts) {
-      const body = await send({ method: 'POST', path: '/user/login', json: { username, password } }, opts);
-      const data = body.data as { token: string };
+      const data = await methods.login({ username, password }, opts);
       token = data.token;
       return data;
     },
@@ -65,29 +113,18 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       token = next;
     },
     getToken: () => token,
-    getUserInfo: (opts) => get('/user/info', undefined, opts),
-    postUserInfo: (opts) => post('/user/info', undefined, opts),
-    getDashboard: (opts) => get('/book/home', undefined, opts),
-    async listBooks(query, opts) {
-      const { data, page, pageSize, total } = await authed(
-        { method: 'GET', path: '/book/list', query },
-        opts,
-      );
-      return { data, page, pageSize, total } as BookPage;
+    // a fresh form per attempt, so a retry after onUnauthorized sends the whole file again; a local
+    // file's upload takes its call options second (the platforms cannot name the part)
+    uploadBook: async (
+      file: UploadFile | LocalFile,
+      fileNameOrCall?: string | CallOptions,
+      opts?: CallOptions,
+    ): Promise<AdminBookDetail> => {
+      const fileName = typeof fileNameOrCall === 'string' ? fileNameOrCall : undefined;
+      const callOptions = typeof fileNameOrCall === 'object' ? fileNameOrCall : opts;
+      const spec = adminRoutes.uploadBook;
+      const body = await authed(() => uploadSpec(spec.url, file, fileName, options.fetch), callOptions);
+      return resultOf(spec, body) as AdminBookDetail;
     },
-    getBook: (query, opts) => get('/book/get', query, opts),
-    updateBook: (body, opts) => ack({ method: 'POST', path: '/book/update', json: body }, opts),
-    deleteBook: (query, opts) => ack({ method: 'GET', path: '/book/delete', query }, opts),
-    // a fresh form per attempt, so a retry after onUnauthorized sends the whole file again
-    uploadBook: (file, fileName, opts) =>
-      call(() => ({ method: 'POST', path: '/book/upload', form: uploadForm(file, fileName) }), opts),
-    createBook: (body, opts) => ack({ method: 'POST', path: '/book/create', json: body }, opts),
-    listCategories: (opts) => get('/book/category', undefined, opts),
-    getScreenData: (query, opts) => get('/screen/data', query, opts),
-    getWordCloud: (query, opts) => get('/screen/wordcloud', query, opts),
-    getScreenMap: (query, opts) => get('/screen/map', query, opts),
-    getScreenScatter: (query, opts) => get('/screen/map/scatter', query, opts),
-    health: (opts) => plain('/healthz', [200], opts),
-    ready: (opts) => plain('/readyz', [200, 503], opts),
   };
 }

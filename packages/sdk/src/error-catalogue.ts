@@ -1,10 +1,10 @@
 import type { ErrorCatalogueEntry, ErrorKind } from '@readlib/contracts';
 
 /**
- * The error table of decisions.md §2, as data the SDK carries at run time (contracts are imported as
- * types only, so the bundle has no dependency). `satisfies` makes the compiler refuse a missing or extra
- * kind or a code outside the contracts' code sets; test/error-catalogue.test.ts checks every value and
- * the row order against `errorCatalogue` of @readlib/contracts.
+ * The error table of the contracts (`errorCatalogue`), as data the SDK carries at run time (the
+ * contracts are imported as types only, so the bundle has no dependency). `satisfies` makes the
+ * compiler refuse a missing or extra kind or a code outside the contracts' code sets;
+ * test/error-catalogue.test.ts checks every value and the row order against `errorCatalogue`.
  */
 const catalogue = {
   failure: { http: 400, reader: -1, admin: -1 },

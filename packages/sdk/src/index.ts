@@ -1,59 +1,24 @@
-/** The contracts' static types used by the clients, re-exported so front ends import from one place. */
-export type {
-  AdminBook,
-  AdminBookDetail,
-  AdminCategory,
-  AdminUser,
-  Banner,
-  BookContents,
-  BookCreateBody,
-  BookDetail,
-  BookListQuery,
-  BookSummary,
-  BookUpdateBody,
-  CategoryItem,
-  ContentsEntry,
-  ContentsNode,
-  ContentsQuery,
-  DashboardTotals,
-  DetailQuery,
-  ErrorKind,
-  FileNameQuery,
-  Health,
-  HomeData,
-  HomeQuery,
-  HotSearch,
-  HotSearchItem,
-  LoginData,
-  MapItem,
-  OpenIdData,
-  OpenIdQuery,
-  OptionalFileNameQuery,
-  PayOpenIdQuery,
-  RankSaveQuery,
-  Reader,
-  Ready,
-  RegisterBody,
-  ScatterData,
-  ScreenData,
-  ScreenQuery,
-  SearchAuthor,
-  SearchCategory,
-  SearchListQuery,
-  SearchPublisher,
-  SearchQuery,
-  SearchResult,
-  ShelfEntry,
-  ShelfGetQuery,
-  ShelfParam,
-  UserDayData,
-  UserDayQuery,
-  WordCloudItem,
-} from '@readlib/contracts';
+/** The contracts' static types used by the clients, so front ends import them from one place. */
+
 export { createAdminClient } from './admin.client.js';
-export type { AdminClient, AdminClientOptions, BookPage, UploadFile } from './admin-client.types.js';
+export type {
+  AdminClient,
+  AdminClientOptions,
+  BookPage,
+  MiniProgramAdminClient,
+  UploadFile,
+} from './admin-client.types.js';
 export { ApiError, type ApiErrorInit, type ApiErrorKind, isApiError } from './api-error.js';
+export type * from './contract-types.js';
 export { type ApiFamily, errorKindOf } from './error-catalogue.js';
 export { createReaderClient } from './reader.client.js';
 export type { ReaderClient, ReaderClientOptions } from './reader-client.types.js';
-export type { CallOptions, FetchInit, FetchLike, FetchResponseLike } from './transport.js';
+export type {
+  CallOptions,
+  FetchInit,
+  FetchLike,
+  FetchResponseLike,
+  LocalFile,
+  MiniProgramFetch,
+  UploadInit,
+} from './transport.js';

@@ -11,6 +11,12 @@ export interface FetchInit {
    * may ignore it (the call still rejects on time; only the request itself is not cancelled).
    */
   signal?: AbortSignal;
+  /**
+   * Present only when the call has a timeout: its milliseconds, for an adapter to pass on as its
+   * platform's own `timeout` option (`fetch` has none and ignores it). An adapter whose platform gives
+   * up first rejects with an error named `TimeoutError`, which the call reports as kind `'timeout'`.
+   */
+  timeoutMs?: number;
 }
 
 /** The part of a fetch `Response` the SDK reads. */
@@ -24,6 +30,36 @@ export interface FetchResponseLike {
 /** A fetch-like function: the global `fetch`, or an adapter over a mini-program's request API. */
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponseLike>;
 
+/** A file on the device, named by the local path a mini-program's file picker gives. */
+export interface LocalFile {
+  /** e.g. `tempFiles[0].path` of `wx.chooseMessageFile`, `my.chooseFileFromDisk`'s `apFilePath` */
+  filePath: string;
+}
+
+/** What the SDK passes to `uploadFile`: a multipart POST of one local file. */
+export interface UploadInit {
+  /** the local path of the file to send */
+  filePath: string;
+  /** the multipart field the service reads the file from */
+  field: string;
+  /** no content type: the platform writes the multipart one with its boundary */
+  headers: Record<string, string>;
+  /** as in `FetchInit` */
+  signal?: AbortSignal;
+  /** as in `FetchInit` */
+  timeoutMs?: number;
+}
+
+/**
+ * A fetch-like function that can also upload a local file, as the mini-program adapters return
+ * (`@readlib/sdk/wechat`, `@readlib/sdk/alipay`). An admin client built on one takes a `LocalFile` in
+ * `uploadBook`.
+ */
+export interface MiniProgramFetch {
+  (url: string, init: FetchInit): Promise<FetchResponseLike>;
+  uploadFile(url: string, init: UploadInit): Promise<FetchResponseLike>;
+}
+
 /** A query object: undefined values are left out, everything else is sent as its string form. */
 export type QueryInput = object;
 
@@ -35,6 +71,8 @@ export interface RequestSpec {
   json?: object;
   /** sent as multipart/form-data (the fetch implementation writes the boundary) */
   form?: FormData;
+  /** sends the request instead of `fetch` (a mini-program adapter's `uploadFile`) */
+  sendWith?: (url: string, init: FetchInit) => Promise<FetchResponseLike>;
   token?: string;
   /** health endpoints answer outside the envelopes */
   plain?: { okStatuses: readonly number[] };
@@ -54,7 +92,7 @@ export interface CallOptions {
 
 export interface TransportOptions {
   baseUrl: string;
-  fetch?: FetchLike;
+  fetch?: FetchLike | MiniProgramFetch;
   /** extra headers sent with every request */
   headers?: Record<string, string>;
   /** default timeout of each request, in milliseconds (none when undefined) */
@@ -125,6 +163,9 @@ function parseBody(text: string): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
+/** One attempt at the request, given the init of that attempt (its signal and timeout). */
+type Attempt = (init: FetchInit) => Promise<FetchResponseLike>;
+
 /** Sends one request and returns the success body (the whole envelope), or rejects with an ApiError. */
 export function createTransport(family: ApiFamily, options: TransportOptions): Send {
   checkTimeout(options.timeoutMs, 'timeoutMs');
@@ -133,14 +174,21 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
   // resolved per call and never called as a method: browsers refuse an unbound `window.fetch`
   const doFetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
 
-  /** One request and its body; a failure of either is kind `network`. */
-  const exchange = async (url: string, init: FetchInit): Promise<[FetchResponseLike, string]> => {
+  /**
+   * One request and its body; a failure of either is kind `network`, or `timeout` when the adapter's
+   * platform gave up waiting (an error named `TimeoutError`).
+   */
+  const exchange = async (attempt: Attempt, init: FetchInit): Promise<[FetchResponseLike, string]> => {
     try {
-      const res = await doFetch(url, init);
+      const res = await attempt(init);
       return [res, await res.text()];
     } catch (cause) {
-      const msg = cause instanceof Error ? cause.message : String(cause);
-      throw new ApiError({ family, status: 0, code: -1, msg, kind: 'network', cause });
+      const message = cause instanceof Error ? cause.message : String(cause);
+      if (cause instanceof Error && cause.name === 'TimeoutError') {
+        const msg = init.timeoutMs === undefined ? message : `no answer after ${init.timeoutMs} ms`;
+        throw new ApiError({ family, status: 0, code: -1, msg, kind: 'timeout', cause });
+      }
+      throw new ApiError({ family, status: 0, code: -1, msg: message, kind: 'network', cause });
     }
   };
   const aborted = (cause: unknown) =>
@@ -160,7 +208,7 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
    * the call still rejects); the timer and the listener are removed when the call settles.
    */
   const guarded = async (
-    url: string,
+    attempt: Attempt,
     init: FetchInit,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
@@ -188,12 +236,13 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
             stop(new ApiError({ family, status: 0, code: -1, msg, kind: 'timeout' }));
           }, timeoutMs);
     try {
-      const attempt = exchange(url, controller ? { ...init, signal: controller.signal } : init);
+      const sent = exchange(attempt, {
+        ...init,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(controller ? { signal: controller.signal } : {}),
+      });
       // an exchange failing because of the abort reports the abort, whichever settles first
-      return await Promise.race([
-        attempt.catch((err: unknown) => Promise.reject(stopped ?? err)),
-        interrupted,
-      ]);
+      return await Promise.race([sent.catch((err: unknown) => Promise.reject(stopped ?? err)), interrupted]);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -219,14 +268,15 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
     }
     if (spec.token) headers.authorization = `Bearer ${spec.token}`;
     const init: FetchInit = { method: spec.method, headers, ...(body === undefined ? {} : { body }) };
+    const attempt: Attempt = (attemptInit) => (spec.sendWith ?? doFetch)(url, attemptInit);
 
     const signal = call?.signal;
     const timeoutMs = call?.timeoutMs ?? options.timeoutMs;
     // no controller, timer or listener unless the call asks for one
     const [res, text] =
       signal === undefined && timeoutMs === undefined
-        ? await exchange(url, init)
-        : await guarded(url, init, signal, timeoutMs);
+        ? await exchange(attempt, init)
+        : await guarded(attempt, init, signal, timeoutMs);
     const requestId = res.headers.get('x-request-id') ?? undefined;
     const parsed = parseBody(text);
 

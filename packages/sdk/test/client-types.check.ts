@@ -3,7 +3,7 @@
  * test/package.test.ts. Nothing here runs: every `@ts-expect-error` line must fail to compile, or tsc
  * reports the directive as unused.
  */
-import type { BookSummary, HomeData, ShelfEntry } from '@readlib/contracts';
+import type { AdminBookDetail, BookSummary, HomeData, ShelfEntry } from '@readlib/contracts';
 import { expectTypeOf } from 'vitest';
 import {
   type AdminClient,
@@ -12,6 +12,9 @@ import {
   type CallOptions,
   createAdminClient,
   createReaderClient,
+  type FetchLike,
+  type MiniProgramAdminClient,
+  type MiniProgramFetch,
   type ReaderClient,
 } from '../src/index.js';
 
@@ -98,6 +101,28 @@ export async function adminCalls(admin: AdminClient): Promise<void> {
   createAdminClient({ baseUrl: 'http://x', timeoutMs: 5_000 });
   // @ts-expect-error the client timeout is a number
   createAdminClient({ baseUrl: 'http://x', timeoutMs: null });
+}
+
+export async function miniProgramUploads(fetch: MiniProgramFetch, plain: FetchLike): Promise<void> {
+  const onPlatform = createAdminClient({ baseUrl: 'http://x', fetch });
+  expectTypeOf(onPlatform).toEqualTypeOf<MiniProgramAdminClient>();
+  expectTypeOf(
+    await onPlatform.uploadBook({ filePath: 'wxfile://tmp_1.epub' }),
+  ).toEqualTypeOf<AdminBookDetail>();
+  await onPlatform.uploadBook({ filePath: 'wxfile://tmp_1.epub' }, { timeoutMs: 60_000 });
+  // @ts-expect-error over an adapter, an upload is a local file path: the runtimes have no Blob or FormData
+  await onPlatform.uploadBook(new Uint8Array(8));
+  // @ts-expect-error the platforms name the part after the path: no fileName argument
+  await onPlatform.uploadBook({ filePath: 'wxfile://tmp_1.epub' }, 'a.epub');
+  // every other method is the AdminClient's
+  expectTypeOf(onPlatform.listBooks).toEqualTypeOf<AdminClient['listBooks']>();
+
+  const onFetch = createAdminClient({ baseUrl: 'http://x', fetch: plain });
+  expectTypeOf(onFetch).toEqualTypeOf<AdminClient>();
+  // @ts-expect-error over fetch, an upload is bytes, a Blob or a File, not a local path
+  await onFetch.uploadBook({ filePath: '/tmp/book.epub' });
+  // the reader client takes an adapter as its fetch
+  createReaderClient({ baseUrl: 'http://x', fetch });
 }
 
 export function errorKinds(kind: ApiErrorKind): void {

@@ -1,6 +1,6 @@
 import jwt from '@fastify/jwt';
-import { AppError } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
+import { AppError } from '@readlib/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 

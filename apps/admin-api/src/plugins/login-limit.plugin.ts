@@ -1,4 +1,5 @@
-import { AppError } from '@readlib/catalog';
+import { AppError } from '@readlib/contracts';
+
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { invalid } from '@readlib/catalog';
 import type { OpenIdData } from '@readlib/contracts';
+import { invalid } from '@readlib/contracts';
 import {
   alipayTimestamp,
   privateKeyFrom,

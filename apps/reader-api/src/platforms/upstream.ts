@@ -1,4 +1,4 @@
-import { AppError } from '@readlib/catalog';
+import { AppError } from '@readlib/contracts';
 
 export type FetchLike = typeof fetch;
 

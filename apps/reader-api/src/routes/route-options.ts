@@ -1,8 +1,7 @@
 import type { ReaderContext } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
-import { ReaderAck, ReaderEnvelope } from '@readlib/contracts';
-import { errorResponses, success } from '@readlib/http';
-import type { TSchema } from '@sinclair/typebox';
+import { readerRoutes } from '@readlib/contracts';
+import { servesOf, success } from '@readlib/http';
 import type { FastifyReply } from 'fastify';
 import type { FetchLike } from '../platforms/upstream.js';
 
@@ -13,18 +12,8 @@ export interface RouteOptions {
   fetch: FetchLike;
 }
 
-/** Statuses any route can answer: validation (400), rate limit (429), internal (500), database busy (503). */
-const COMMON = [400, 429, 500, 503];
-
-/** Response schemas of a route: 200 with `data`, and every error status it can return. */
-export function responses<T extends TSchema>(data: T, errors: number[] = []) {
-  return { 200: ReaderEnvelope(data), ...errorResponses('reader', [...COMMON, ...errors]) };
-}
-
-/** Response schemas of a route answering without data (register, shelf save/remove, rank save). */
-export function ackResponses(errors: number[] = []) {
-  return { 200: ReaderAck, ...errorResponses('reader', [...COMMON, ...errors]) };
-}
+/** Registers a route of the reader table (`readerRoutes`) with its handler. */
+export const serve = servesOf('reader', readerRoutes);
 
 export const ok = <T>(data: T) => success('reader', data);
 /** The envelope without data: the ack routes declare no `data` field. */

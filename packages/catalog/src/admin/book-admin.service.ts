@@ -5,6 +5,7 @@ import type {
   BookUpdateBody,
   DashboardTotals,
 } from '@readlib/contracts';
+import { invalid, notFound } from '@readlib/contracts';
 import {
   type BookUpdate,
   categoryCounts,
@@ -24,7 +25,6 @@ import {
 import type { FileStore } from '@readlib/epub';
 import type { Kysely } from 'kysely';
 import { toAdminBook } from '../book.mapper.js';
-import { invalid, notFound } from '../errors.js';
 import { givenText } from '../filters.js';
 import { paging } from '../paging.js';
 import type { PublicUrls } from '../urls.js';

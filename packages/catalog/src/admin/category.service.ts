@@ -1,3 +1,4 @@
+import { invalid } from '@readlib/contracts';
 import {
   type Database,
   ensureCategory,
@@ -6,7 +7,6 @@ import {
   UNCATEGORISED_ID,
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
-import { invalid } from '../errors.js';
 
 /** `category` (an existing id) wins over `categoryText` (an existing or new name, decisions.md §4). */
 export async function resolveCategory(

@@ -1,6 +1,6 @@
 import type { ErrorKind } from '@readlib/contracts';
+import { AppError } from '@readlib/contracts';
 import { type EpubErrorCode, isEpubError, UNSAFE_ARCHIVE_CODES } from '@readlib/epub';
-import { AppError } from '../errors.js';
 
 /** Files that are simply not a readable EPUB (HTTP 415), as opposed to hostile ones (HTTP 422). */
 const NOT_AN_EPUB: readonly EpubErrorCode[] = [

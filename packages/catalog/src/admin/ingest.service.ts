@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AdminBookDetail, BookCreateBody } from '@readlib/contracts';
+import { AppError, invalid } from '@readlib/contracts';
 import {
   createUpload,
   type Database,
@@ -22,7 +23,6 @@ import {
   type StoredBook,
 } from '@readlib/epub';
 import type { Kysely } from 'kysely';
-import { AppError, invalid } from '../errors.js';
 import type { PublicUrls } from '../urls.js';
 import { pendingToAdminBookDetail, toTocRow } from './admin.mapper.js';
 import { columnsFrom } from './book-admin.service.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '@readlib/config';
-import { type AdminUser, MaxLength } from '@readlib/contracts';
+import { type AdminUser, AppError, invalid, MaxLength } from '@readlib/contracts';
 import {
   countOperators,
   type Database,
@@ -12,7 +12,6 @@ import {
   resetOperatorPassword,
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
-import { AppError, invalid } from '../errors.js';
 import { toAdminUser } from './admin.mapper.js';
 import { isUniqueViolation } from './ingest.errors.js';
 import { dummyHash, hashPassword, verifyPassword } from './password.js';

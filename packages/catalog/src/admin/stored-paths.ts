@@ -1,6 +1,6 @@
+import { invalid } from '@readlib/contracts';
 import type { BookUpdate } from '@readlib/data';
 import type { FileStore } from '@readlib/epub';
-import { invalid } from '../errors.js';
 
 type StoredColumns = Pick<BookUpdate, 'file_path' | 'unzip_path' | 'cover_path' | 'root_file'>;
 

@@ -1,4 +1,5 @@
 import type { BookContents, BookDetail } from '@readlib/contracts';
+import { notFound } from '@readlib/contracts';
 import {
   type BookRow,
   type BookStats,
@@ -10,7 +11,6 @@ import {
   userRank,
 } from '@readlib/data';
 import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
-import { notFound } from '../errors.js';
 import { readersOf, statsOf } from './kept-reads.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
 import { findUserKey, registeredUser } from './user.service.js';

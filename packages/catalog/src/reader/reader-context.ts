@@ -1,8 +1,8 @@
+import { notFound } from '@readlib/contracts';
 import { type Database, isForeignKeyViolation, type WriteBatcher } from '@readlib/data';
 import type { Kysely } from 'kysely';
 import type { BoundedMap } from '../bounded-map.js';
 import type { Cache } from '../cache/cache.js';
-import { notFound } from '../errors.js';
 import type { PublicUrls } from '../urls.js';
 import type { CatalogMemo } from './catalog-memo.js';
 import type { KeptReads } from './kept-reads.js';

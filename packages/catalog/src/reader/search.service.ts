@@ -1,6 +1,7 @@
 import {
   type BookSummary,
   hasSearchListFilter,
+  invalid,
   PAGE_SIZE_DEFAULT,
   type SearchListQuery,
   type SearchResult,
@@ -16,7 +17,6 @@ import {
   searchList,
 } from '@readlib/data';
 import { toBookSummary } from '../book.mapper.js';
-import { invalid } from '../errors.js';
 import { givenText } from '../filters.js';
 import { paging } from '../paging.js';
 import {

@@ -1,7 +1,6 @@
 import type { RegisterBody, UserDayData } from '@readlib/contracts';
-import { DEFAULT_PLATFORM } from '@readlib/contracts';
+import { AppError, DEFAULT_PLATFORM, notFound } from '@readlib/contracts';
 import { findUserByOpenId, type User, upsertUser } from '@readlib/data';
-import { AppError, notFound } from '../errors.js';
 import { DAY_MS, type ReaderContext } from './reader-context.js';
 
 /** Upsert keyed by openId: a later call changes the fields it sends and keeps the registration time. */

@@ -1,5 +1,4 @@
-import { invalid } from '@readlib/catalog';
-import { ShelfParam } from '@readlib/contracts';
+import { invalid, ShelfParam } from '@readlib/contracts';
 import { Value } from '@sinclair/typebox/value';
 
 /**

@@ -1,4 +1,4 @@
-import { OPDS_PAGE_SIZE } from '@readlib/contracts';
+import { invalid, notFound, OPDS_PAGE_SIZE } from '@readlib/contracts';
 import {
   type BookRow,
   bookIdsWithValue,
@@ -8,7 +8,6 @@ import {
   searchList,
   type ValueField,
 } from '@readlib/data';
-import { invalid, notFound } from '../../errors.js';
 import { findBookSynced } from '../book.service.js';
 import { categoryList, HOME_SIZES } from '../home.service.js';
 import { booksByIds, hotIds } from '../pools.js';

@@ -6,11 +6,9 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, invalid, uploadEpub } from '@readlib/catalog';
-import { AdminBookDetail, ref } from '@readlib/contracts';
-import { Type } from '@sinclair/typebox';
-import { ok, responses } from '../responses.js';
+import { AppError, invalid } from '@readlib/contracts';
+
+import type { FastifyRequest } from 'fastify';
 
 /** How long the file part may go on once the whole request body is in (only buffered bytes are left). */
 const PART_END_GRACE_MS = 2_000;
@@ -92,38 +90,26 @@ async function saveFilePart(part: MultipartFile, tmpRoot: string, raw: IncomingM
   }
 }
 
-/** POST /book/upload: multipart field `file`; 413 too large, 415 not an EPUB, 422 unsafe archive. */
-export const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(
-    '/book/upload',
-    {
-      schema: {
-        operationId: 'uploadBook',
-        tags: ['book'],
-        summary:
-          'Upload and parse an EPUB (multipart/form-data, field "file"); create it with POST /book/create',
-        consumes: ['multipart/form-data'],
-        // documents the form for OpenAPI clients; the part itself is checked by multipart and the parser
-        body: Type.Object({ file: Type.String({ format: 'binary', description: 'The EPUB file.' }) }),
-        response: responses(ref(AdminBookDetail), [409, 413, 415, 422]),
-      },
-      // the body is a stream read in the handler, not a parsed object: nothing for the validator to see
-      validatorCompiler: () => () => true,
-    },
-    async (req) => {
-      if (!req.isMultipart())
-        throw new AppError('unsupported_media', 'send the EPUB as multipart/form-data, field "file"');
-      const files = req.files();
-      const part = await nextFile(files);
-      if (part?.fieldname !== 'file') throw invalid('the multipart field "file" is required');
-      const path = await saveFilePart(part, join(app.ctx.store.root, '.tmp'), req.raw);
-      try {
-        // a second file was dropped unread while the first answered 200 (found by an audit)
-        if (await nextFile(files)) throw invalid(ONE_FILE);
-        return ok(await uploadEpub(app.ctx.ingest, path, part.filename ?? ''));
-      } finally {
-        await rm(path, { force: true });
-      }
-    },
-  );
-};
+/**
+ * The one EPUB of an upload request (multipart field `file`), saved under the store's `.tmp/` and
+ * handed to `use`; the temporary file is removed afterwards, whatever `use` does.
+ */
+export async function withUploadedFile<T>(
+  req: FastifyRequest,
+  tmpRoot: string,
+  use: (path: string, clientName: string) => Promise<T>,
+): Promise<T> {
+  if (!req.isMultipart())
+    throw new AppError('unsupported_media', 'send the EPUB as multipart/form-data, field "file"');
+  const files = req.files();
+  const part = await nextFile(files);
+  if (part?.fieldname !== 'file') throw invalid('the multipart field "file" is required');
+  const path = await saveFilePart(part, tmpRoot, req.raw);
+  try {
+    // a second file was dropped unread while the first answered 200 (found by an audit)
+    if (await nextFile(files)) throw invalid(ONE_FILE);
+    return await use(path, part.filename ?? '');
+  } finally {
+    await rm(path, { force: true });
+  }
+}

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@readlib/contracts';
+import type { ErrorKind } from './error-codes.js';
 
 /**
  * A failure the client caused or should know about. Services throw it; the HTTP layer turns its kind

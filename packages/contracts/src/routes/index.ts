@@ -1,0 +1,14 @@
+export { type AdminRoutes, adminRoutes } from './admin.routes.js';
+export { healthRoute, healthRoutes, readyRoute } from './health.routes.js';
+export { type ReaderRoutes, readerRoutes } from './reader.routes.js';
+export type {
+  BodyMedia,
+  BodyOf,
+  QueryOf,
+  Reply,
+  ResultOf,
+  RouteSpec,
+  RouteTable,
+  SchemaName,
+  SchemaRef,
+} from './route-spec.js';

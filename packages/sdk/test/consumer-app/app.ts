@@ -1,0 +1,73 @@
+/**
+ * A front-end team's code against the installed tarball (test/packed-sdk.test.ts copies this folder
+ * into an empty project outside the workspace). It is compiled there with strict settings; the
+ * `@ts-expect-error` lines must each fail to compile, which proves the contract types reached it.
+ */
+import {
+  type AdminClient,
+  type BookSummary,
+  createAdminClient,
+  createReaderClient,
+  HomeData,
+  isApiError,
+  type ReaderClient,
+} from '@readlib/sdk';
+import { type AlipayApi, alipayFetch } from '@readlib/sdk/alipay';
+import { type WechatApi, wechatFetch } from '@readlib/sdk/wechat';
+
+export interface Report {
+  uploadedTitle: string;
+  listed: number;
+  homeKeys: string[];
+  detailTitle: string;
+  missing: { kind: string; status: number; code: number };
+}
+
+export async function main(
+  urls: { reader: string; admin: string },
+  operator: { username: string; password: string },
+  epub: Uint8Array,
+): Promise<Report> {
+  const admin = createAdminClient({ baseUrl: urls.admin, timeoutMs: 30_000 });
+  await admin.login(operator.username, operator.password);
+  const uploaded = await admin.uploadBook(epub, 'consumer.epub');
+  await admin.createBook({ fileName: uploaded.fileName });
+  const page = await admin.listBooks({ pageSize: 5 });
+
+  const reader = createReaderClient({ baseUrl: urls.reader, timeoutMs: 10_000 });
+  await reader.registerUser({ openId: 'consumer-app' });
+  const home: HomeData = await reader.getHome({ openId: 'consumer-app' });
+  const detail = await reader.getBookDetail({ fileName: uploaded.fileName, openId: 'consumer-app' });
+  const missing = await reader.getBookDetail({ fileName: 'no-such-book' }).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  if (!isApiError(missing)) throw new Error('a missing book must reject with an ApiError');
+  return {
+    uploadedTitle: uploaded.title,
+    listed: page.total,
+    homeKeys: Object.keys(home).sort(),
+    detailTitle: detail.title,
+    missing: { kind: missing.kind, status: missing.status, code: missing.code },
+  };
+}
+
+/** Never called: each line below must be refused by the compiler. */
+export function refusedByTheCompiler(reader: ReaderClient, admin: AdminClient, wx: WechatApi, my: AlipayApi) {
+  // @ts-expect-error HomeQuery (a contract type) requires openId
+  void reader.getHome({});
+  // @ts-expect-error BookSummary's title is a string
+  const title: number = ({} as BookSummary).title;
+  // @ts-expect-error the package carries the contracts' types, not their schemas
+  void HomeData;
+  // @ts-expect-error a client over fetch uploads bytes or a File, not a local path
+  void admin.uploadBook({ filePath: 'wxfile://tmp/book.epub' });
+  const onWechat = createAdminClient({ baseUrl: 'https://admin.example.com', fetch: wechatFetch(wx) });
+  void onWechat.uploadBook({ filePath: 'wxfile://tmp/book.epub' }, { timeoutMs: 60_000 });
+  // @ts-expect-error over a mini-program adapter, uploadBook takes a local file path
+  void onWechat.uploadBook(new Uint8Array(4));
+  const onAlipay = createAdminClient({ baseUrl: 'https://admin.example.com', fetch: alipayFetch(my) });
+  // @ts-expect-error the platforms cannot name the uploaded part: no fileName argument
+  void onAlipay.uploadBook({ filePath: 'https://resource/apml.epub' }, 'book.epub');
+  return title;
+}

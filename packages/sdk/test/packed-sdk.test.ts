@@ -1,0 +1,208 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR, type Services, startServices } from './helpers.js';
+
+const run = promisify(execFile);
+const workspaceRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const epub = fileURLToPath(new URL('../../epub/fixtures/real/test-book-v3.epub', import.meta.url));
+// the workspace's TypeScript (a root devDependency), run with this Node
+const tscBin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const tsLib = dirname(createRequire(import.meta.url).resolve('typescript/lib/lib.d.ts'));
+
+/** The environment without the package managers' own variables, so npm runs as in a plain shell. */
+const plainEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)));
+
+/** pnpm itself: the one running this suite when there is one, else the one on the PATH. */
+const pnpm = (args: string[]) => {
+  const self = process.env.npm_execpath;
+  return self && /pnpm\.c?js$/.test(self)
+    ? run(process.execPath, [self, ...args], { cwd: workspaceRoot })
+    : run('pnpm', args, { cwd: workspaceRoot });
+};
+
+describe('the packed SDK, installed alone in an empty project outside the workspace', () => {
+  let work: string;
+  let project: string;
+  let tarball: string;
+  let unpacked: string;
+  let s: Services;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'readlib-sdk-pack-'));
+    // README's command: the prepack script builds dist/ first
+    await pnpm(['--filter', '@readlib/sdk', 'pack', '--pack-destination', work]);
+    const tarballs = (await readdir(work)).filter((f) => f.endsWith('.tgz'));
+    expect(tarballs).toHaveLength(1);
+    tarball = join(work, tarballs[0]!);
+    unpacked = join(work, 'unpacked');
+    await mkdir(unpacked);
+    await run('tar', ['-xzf', tarball, '-C', unpacked]);
+
+    project = join(work, 'consumer');
+    await cp(fileURLToPath(new URL('./consumer-app', import.meta.url)), project, { recursive: true });
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    // zero dependencies: npm needs no registry for it
+    await run(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--cache', join(work, 'npm-cache'), tarball],
+      {
+        cwd: project,
+        env: plainEnv(),
+      },
+    );
+    s = await startServices();
+  }, 300_000);
+  afterAll(async () => {
+    await s?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('is one versioned, public tarball with its README, the LICENSE, the OpenAPI documents and no dependencies', async () => {
+    const pkg = JSON.parse(await readFile(join(unpacked, 'package/package.json'), 'utf8'));
+    expect(tarball.endsWith(`readlib-sdk-${pkg.version}.tgz`)).toBe(true);
+    expect(pkg.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pkg.private).toBeUndefined();
+    expect(pkg.dependencies ?? {}).toEqual({});
+    expect(pkg.peerDependencies ?? {}).toEqual({});
+    expect([pkg.type, pkg.sideEffects, pkg.license]).toEqual(['module', false, 'MIT']);
+    expect(pkg.exports).toEqual({
+      '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+      './wechat': { types: './dist/wechat.d.ts', import: './dist/wechat.js' },
+      './alipay': { types: './dist/alipay.d.ts', import: './dist/alipay.js' },
+      './openapi/reader-api.json': './openapi/reader-api.json',
+      './openapi/admin-api.json': './openapi/admin-api.json',
+      './package.json': './package.json',
+    });
+    const { stdout } = await run('tar', ['-tzf', tarball]);
+    const files = stdout.trim().split('\n').sort();
+    for (const f of [
+      'LICENSE',
+      'README.md',
+      'openapi/reader-api.json',
+      'openapi/admin-api.json',
+      'package.json',
+    ])
+      expect(files).toContain(`package/${f}`);
+    expect(await readFile(join(unpacked, 'package/LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    expect(files.filter((f) => !/^package\/(dist|openapi)\//.test(f))).toEqual(
+      ['LICENSE', 'README.md', 'package.json'].map((f) => `package/${f}`),
+    );
+  });
+
+  it('ships JavaScript and declarations that import nothing outside the package', async () => {
+    const dist = join(unpacked, 'package/dist');
+    const files = (await readdir(dist, { recursive: true })).filter((f) => /\.(js|d\.ts)$/.test(f));
+    expect(files.sort()).toEqual(
+      [
+        'alipay.d.ts',
+        'alipay.js',
+        'index.d.ts',
+        'index.js',
+        'miniprogram/alipay.js',
+        'miniprogram/index.js',
+        'miniprogram/wechat.js',
+        'wechat.d.ts',
+        'wechat.js',
+      ].map((f) => f.replaceAll('/', sep)),
+    );
+    for (const f of files) {
+      const text = await readFile(join(dist, f), 'utf8');
+      const specifiers = [
+        ...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\(\s*)['"]([^'"]+)['"]/g),
+      ].map((m) => m[1]);
+      // the adapters' declarations import the core's from the main entry, nothing else
+      expect(
+        specifiers.filter((x) => x !== './index.js'),
+        f,
+      ).toEqual([]);
+      // no schema or validator code: the contracts reach the package as types only
+      if (f.endsWith('.js')) expect(text, f).not.toMatch(/@sinclair\/typebox|TypeBox|\$id/);
+    }
+    const index = await readFile(join(dist, 'index.d.ts'), 'utf8');
+    // the contracts' types are exported as types only (their schemas are not in the package)
+    expect(index).toMatch(/export type \{[^}]*\bHomeData\b[^}]*\}/);
+    expect(index).not.toMatch(/export \{[^}]*\bHomeData\b[^}]*\}/);
+  });
+
+  it('tree-shakes: a reader-only bundle carries no admin code, and the main entry no adapter', async () => {
+    const bundle = async (contents: string) => {
+      const result = await build({
+        stdin: { contents, resolveDir: project, loader: 'js' },
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'browser',
+        logLevel: 'silent',
+      });
+      return result.outputFiles[0]!.text;
+    };
+    const reader = await bundle(
+      `import { createReaderClient } from '@readlib/sdk'; console.log(createReaderClient);`,
+    );
+    expect(reader).toContain('/book/home/v2');
+    expect(reader).not.toContain('/book/upload');
+    expect(reader).not.toContain('onUnauthorized');
+    expect(reader).not.toContain('uploadFile');
+    const admin = await bundle(
+      `import { createAdminClient } from '@readlib/sdk'; console.log(createAdminClient);`,
+    );
+    expect(admin).toContain('/book/upload');
+    expect(admin).not.toContain('/book/home/v2');
+    const wechat = await bundle(
+      `import { wechatFetch } from '@readlib/sdk/wechat'; console.log(wechatFetch);`,
+    );
+    expect(wechat).toContain('uploadFile');
+    expect(wechat).not.toContain('/book/');
+  });
+
+  it('is the only package the project has, installed inside it', async () => {
+    const { stdout } = await run('npm', ['ls', '--all', '--json'], { cwd: project, env: plainEnv() });
+    const tree = JSON.parse(stdout);
+    expect(Object.keys(tree.dependencies)).toEqual(['@readlib/sdk']);
+    expect(tree.dependencies['@readlib/sdk'].dependencies ?? {}).toEqual({});
+    // the temporary project is outside the workspace, so no workspace node_modules is on its path
+    expect(relative(workspaceRoot, project).startsWith('..')).toBe(true);
+  });
+
+  it('typechecks a strict app using both clients and the adapters, with node16 and bundler resolution', async () => {
+    const tsc = (args: string[]) => run(process.execPath, [tscBin, ...args], { cwd: project });
+    // every declaration the compiler read is the project's own or TypeScript's standard library
+    const { stdout } = await tsc(['-p', 'tsconfig.json', '--listFiles']);
+    const read = stdout.trim().split('\n');
+    expect(read.filter((f) => !f.startsWith(project) && !f.startsWith(tsLib))).toEqual([]);
+    expect(
+      read.some((f) => f.endsWith(['node_modules', '@readlib', 'sdk', 'dist', 'index.d.ts'].join(sep))),
+    ).toBe(true);
+    await expect(tsc(['-p', 'tsconfig.bundler.json'])).resolves.toBeDefined();
+  }, 180_000);
+
+  it('runs against both services: upload, create, list, home, detail and a typed error', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['run.mjs', s.readerUrl, s.adminUrl, OPERATOR.username, OPERATOR.password, epub],
+      { cwd: project, env: plainEnv() },
+    );
+    const { report, miniprogram, resolved } = JSON.parse(stdout);
+    expect(report.uploadedTitle).toMatch(/.+/);
+    expect(report.detailTitle).toBe(report.uploadedTitle);
+    expect(report.listed).toBeGreaterThanOrEqual(1);
+    expect(report.homeKeys).toEqual(expect.arrayContaining(['banner', 'recommend', 'shelf']));
+    expect(report.missing).toEqual({ kind: 'not_found', status: 404, code: 1 });
+    expect(miniprogram.health.status).toBe('ok');
+    expect(miniprogram.wechat).toEqual(['wechatFetch']);
+    expect(miniprogram.alipay).toEqual(['alipayFetch']);
+    for (const url of Object.values(resolved) as string[])
+      expect(fileURLToPath(url).startsWith(join(project, 'node_modules', '@readlib', 'sdk'))).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,57 @@
+import { copyFile, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { type BuildOptions, build } from 'esbuild';
+import { rollup } from 'rollup';
+import { dts } from 'rollup-plugin-dts';
+
+/**
+ * `pnpm --filter @readlib/sdk build` (and `prepack`): the self-contained package in dist/.
+ * - dist/{index,wechat,alipay}.js: ESM, one file per entry point. The sources import the contracts as
+ *   types only, so nothing of TypeBox or the contracts reaches them; the adapters import the core as
+ *   types only, so an entry carries only its own code.
+ * - dist/miniprogram/*.js: the same entries as CommonJS for ES2017 runtimes, the folder the
+ *   `miniprogram` field names for WeChat DevTools' "Build npm" (it copies that folder), whose
+ *   mini-programs `require()` them.
+ * - dist/{index,wechat,alipay}.d.ts: index.d.ts carries every type the clients expose, the contracts'
+ *   included (inlined with the TypeBox declarations they are computed from); the adapters' import it.
+ * - LICENSE: the repository's, which the package must carry.
+ */
+const at = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+
+const entryPoints = {
+  index: at('src/index.ts'),
+  wechat: at('src/wechat.adapter.ts'),
+  alipay: at('src/alipay.adapter.ts'),
+};
+
+const common: BuildOptions = {
+  entryPoints,
+  bundle: true,
+  platform: 'neutral',
+  logLevel: 'warning',
+  absWorkingDir: at('.'),
+};
+
+/** One declaration bundle; a warning (e.g. an import left unresolved, so not inlined) fails the build. */
+async function declarationBundle(name: keyof typeof entryPoints, external: string[]): Promise<void> {
+  const bundle = await rollup({
+    input: { [name]: entryPoints[name] },
+    external,
+    plugins: [dts({ respectExternal: true, tsconfig: at('tsconfig.build.json') })],
+    onwarn: (warning) => {
+      throw new Error(`declarations of ${name}: ${warning.message}`);
+    },
+  });
+  await bundle.write({ dir: at('dist'), format: 'es' });
+}
+
+await rm(at('dist'), { recursive: true, force: true });
+await build({ ...common, format: 'esm', target: 'es2020', outdir: at('dist') });
+await build({ ...common, format: 'cjs', target: 'es2017', outdir: at('dist/miniprogram') });
+// the package is ESM: Node and bundlers read these .js files as CommonJS only with this marker
+await writeFile(at('dist/miniprogram/package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+// index.d.ts inlines everything; each adapter's keeps its imports of the main entry
+await declarationBundle('index', []);
+await declarationBundle('wechat', ['./index.js']);
+await declarationBundle('alipay', ['./index.js']);
+await copyFile(at('../../LICENSE'), at('LICENSE'));
