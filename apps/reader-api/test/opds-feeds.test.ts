@@ -1,5 +1,5 @@
 import { MemoryCache } from '@readlib/catalog';
-import { OpdsMediaType } from '@readlib/contracts';
+import { OpdsMediaType, type RouteSpec, readerRoutes } from '@readlib/contracts';
 import { updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dialects, type Harness, harness, register, seedBook, view } from './helpers.js';
@@ -44,7 +44,10 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
       expect(same.headers.etag).toBe(etag);
       expect((await get(`${root}/new`, { 'if-none-match': `"x", ${etag.slice(2)}` })).statusCode).toBe(304);
       expect((await get(`${root}/new`, { 'if-none-match': '"other"' })).statusCode).toBe(200);
-      expect((await t.app.inject({ method: 'HEAD', url: `${root}/new`, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+      expect(
+        (await t.app.inject({ method: 'HEAD', url: `${root}/new`, headers: { 'if-none-match': etag } }))
+          .statusCode,
+      ).toBe(304);
 
       t.clock.now += 2_000;
       const dated = await get(`${root}/new`);
@@ -56,9 +59,9 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
       const earlier = new Date(t.clock.now - 10_000).toUTCString();
       expect((await get(`${root}/new`, { 'if-modified-since': earlier })).statusCode).toBe(200);
       // If-None-Match decides when both are sent (RFC 9110 §13.1.3)
-      expect((await get(`${root}/new`, { 'if-none-match': '"other"', 'if-modified-since': later })).statusCode).toBe(
-        200,
-      );
+      expect(
+        (await get(`${root}/new`, { 'if-none-match': '"other"', 'if-modified-since': later })).statusCode,
+      ).toBe(200);
 
       // a book written by another process moves the catalogue version: both validators fail
       await seedBook(t, { title: 'Second' });
@@ -75,7 +78,9 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
       await view(t, a.file_name, 'reader');
       const before = await get(`${root}/popular`);
       t.clock.now += 10_000;
-      expect((await get(`${root}/popular`, { 'if-none-match': before.headers.etag as string })).statusCode).toBe(304);
+      expect(
+        (await get(`${root}/popular`, { 'if-none-match': before.headers.etag as string })).statusCode,
+      ).toBe(304);
       expect((await get(`${root}/popular`)).headers['last-modified']).toBeUndefined();
       await view(t, b.file_name, 'reader');
       await view(t, b.file_name, 'reader');
@@ -96,7 +101,11 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
       description: '</summary><script>alert(1)</script> \u001F',
       language: 'not a language!',
     });
-    for (const url of ['/opds/new', '/opds/authors', `/opds/author?name=${encodeURIComponent('Mal\u0002ice & <Co>')}`]) {
+    for (const url of [
+      '/opds/new',
+      '/opds/authors',
+      `/opds/author?name=${encodeURIComponent('Mal\u0002ice & <Co>')}`,
+    ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
       assertWellFormed(res.body);
@@ -130,14 +139,18 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
   it('links are absolute, from PUBLIC_BASE_URL', async () => {
     await t.close();
     t = await harness(dialect, { PUBLIC_BASE_URL: 'https://books.example.org/library' });
-    const book = await seedBook(t, { title: 'Linked', cover_path: 'img/linked.jpg', file_path: 'epub/linked.epub' });
+    const book = await seedBook(t, {
+      title: 'Linked',
+      cover_path: 'img/linked.jpg',
+      file_path: 'epub/linked.epub',
+    });
     const feed = readOpds1Feed((await get('/opds/new')).body);
     expect(feed.Links.find((l) => l.Rel === 'self')!.Href).toBe('https://books.example.org/library/opds/new');
     const hrefs = feed.Entries[0]!.Links.map((l) => l.Href);
     expect(hrefs).toContain('https://books.example.org/library/res/epub/linked.epub');
     expect(hrefs).toContain('https://books.example.org/library/res/img/linked.jpg');
     expect(hrefs).toContain(`https://books.example.org/library/opds/publication?fileName=${book.file_name}`);
-    const search = (await get('/opds/search.xml')).body;
+    const search = (await get('/opds/opensearch')).body;
     expect(search).toContain('template="https://books.example.org/library/opds/search?query={searchTerms}"');
   });
 
@@ -201,10 +214,16 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
 
   it('books with nothing to download are left out; a download address stands in for a missing file', async () => {
     const fileless = await seedBook(t, { title: 'Fileless', file_path: '', url: '' });
-    const remote = await seedBook(t, { title: 'Remote', file_path: '', url: 'https://cdn.example.org/remote.epub' });
+    const remote = await seedBook(t, {
+      title: 'Remote',
+      file_path: '',
+      url: 'https://cdn.example.org/remote.epub',
+    });
     const feed = readOpds1Feed((await get('/opds/new')).body);
     expect(feed.Entries.map((e) => e.Title)).toEqual(['Remote']);
-    const acquisition = feed.Entries[0]!.Links.find((l) => l.Rel === 'http://opds-spec.org/acquisition/open-access');
+    const acquisition = feed.Entries[0]!.Links.find(
+      (l) => l.Rel === 'http://opds-spec.org/acquisition/open-access',
+    );
     expect(acquisition!.Href).toBe('https://cdn.example.org/remote.epub');
     expect((await get(`/opds/v2/publication?fileName=${fileless.file_name}`)).statusCode).toBe(404);
     expect((await get(`/opds/v2/publication?fileName=${remote.file_name}`)).statusCode).toBe(200);
@@ -216,16 +235,20 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
     const json = (await get('/opds/v2/new')).json();
     expect(opds2FeedErrors(json)).toEqual([]);
     const images = Object.fromEntries(
-      json.publications.map((p: { metadata: { title: string }; images: Array<{ href: string; type: string }> }) => [
-        p.metadata.title,
-        p.images.map((i) => i.type),
-      ]),
+      json.publications.map(
+        (p: { metadata: { title: string }; images: Array<{ href: string; type: string }> }) => [
+          p.metadata.title,
+          p.images.map((i) => i.type),
+        ],
+      ),
     );
     expect(images).toEqual({ Webp: ['image/webp', 'image/png'], Plain: ['image/png'] });
     const placeholder = await get('/opds/no-cover.png');
     expect(placeholder.statusCode).toBe(200);
     expect(placeholder.headers['content-type']).toBe('image/png');
-    expect(placeholder.rawPayload.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10]));
+    expect(placeholder.rawPayload.subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10]),
+    );
     // OPDS 1 needs no image: none is made up
     const entry = readOpds1Feed((await get('/opds/new')).body).Entries.find((e) => e.Title === 'Plain')!;
     expect(entry.Links.filter((l) => l.Rel.startsWith('http://opds-spec.org/image'))).toEqual([]);
@@ -238,7 +261,10 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
     expect(opds2PublicationErrors({ ...publication, images: [] })).not.toEqual([]);
     expect(opds2PublicationErrors({ ...publication, links: publication.links.slice(0, 1) })).not.toEqual([]);
     expect(
-      opds2PublicationErrors({ ...publication, metadata: { ...publication.metadata, language: 'not a tag' } }),
+      opds2PublicationErrors({
+        ...publication,
+        metadata: { ...publication.metadata, language: 'not a tag' },
+      }),
     ).not.toEqual([]);
     const feed = (await get('/opds/v2')).json();
     expect(opds2FeedErrors(feed)).toEqual([]);
@@ -247,17 +273,27 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
     expect(opds2FeedErrors({ ...feed, navigation: [{ href: 'http://x.test/' }] })).not.toEqual([]);
   });
 
-  it('served with the OPDS media types', async () => {
-    await seedBook(t);
-    const types: Array<[string, string]> = [
-      ['/opds', OpdsMediaType.navigation],
-      ['/opds/categories', OpdsMediaType.navigation],
-      ['/opds/authors', OpdsMediaType.navigation],
-      ['/opds/new', OpdsMediaType.acquisition],
-      ['/opds/search.xml', OpdsMediaType.openSearch],
-      ['/opds/v2', OpdsMediaType.feed2],
-      ['/opds/v2/new', OpdsMediaType.feed2],
-    ];
-    for (const [url, type] of types) expect((await get(url)).headers['content-type'], url).toBe(type);
+  it('every OPDS route of the table answers its media type, and OpenAPI documents it', async () => {
+    const book = await seedBook(t, { author: 'Ada', publisher: 'Press' });
+    const query: Record<string, string> = {
+      OpdsPageQuery: '?page=1',
+      OpdsCategoryQuery: `?id=${book.category_id}`,
+      OpdsNameQuery: '?name=Ada',
+      OpdsSearchQuery: '?query=Sample',
+      OpdsPublicationQuery: `?fileName=${book.file_name}`,
+    };
+    const doc = (await get('/openapi.json')).json();
+    const routes = Object.values(readerRoutes as Record<string, RouteSpec>).filter(
+      (r) => 'document' in r.reply,
+    );
+    expect(routes.length).toBe(23);
+    for (const r of routes) {
+      const [type] = (r.reply as { document: string[] }).document;
+      const qs = r.url.endsWith('/publisher') ? '?name=Press' : r.querystring ? query[r.querystring] : '';
+      const res = await get(`${r.url}${qs}`);
+      expect([r.url, res.statusCode, res.headers['content-type']]).toEqual([r.url, 200, type]);
+      expect(Object.keys(doc.paths[r.url].get.responses['200'].content), r.url).toEqual([type]);
+    }
+    expect(OpdsMediaType.navigation).toBe('application/atom+xml;profile=opds-catalog;kind=navigation');
   });
 });

@@ -1,21 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { fileNameParam, MaxLength, pageParam, requiredString } from './fields.js';
 
-/**
- * Media types of the OPDS catalogue (issue #32): OPDS 1.2 is Atom with the OPDS profile, OPDS 2.0 is
- * JSON. Feeds, their links and the tests that read them use these, so a client's content negotiation
- * sees one spelling everywhere.
- */
-export const OpdsMediaType = {
-  navigation: 'application/atom+xml;profile=opds-catalog;kind=navigation',
-  acquisition: 'application/atom+xml;profile=opds-catalog;kind=acquisition',
-  entry: 'application/atom+xml;type=entry;profile=opds-catalog',
-  openSearch: 'application/opensearchdescription+xml',
-  feed2: 'application/opds+json',
-  publication2: 'application/opds-publication+json',
-  epub: 'application/epub+zip',
-} as const;
-
 /** Books or values per page of every OPDS feed: the reader API's default page (spec §8). */
 export const OPDS_PAGE_SIZE = 20;
 

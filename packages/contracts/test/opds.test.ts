@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   OpdsCategoryQuery,
+  OpdsMediaType,
   OpdsNameQuery,
   OpdsPageQuery,
   OpdsPublicationQuery,
   OpdsSearchQuery,
+  type RouteSpec,
+  readerRoutes,
 } from '../src/index.js';
 import { check, parseQuery } from './helpers.js';
 
@@ -41,5 +44,32 @@ describe('OPDS feed queries', () => {
     expect(check(OpdsPublicationQuery, { fileName: 'b_1' })).toBe(true);
     expect(check(OpdsPublicationQuery, {})).toBe(false);
     expect(check(OpdsPublicationQuery, { fileName: '' })).toBe(false);
+  });
+});
+
+describe('OPDS routes of the reader table', () => {
+  const opds = Object.entries(readerRoutes as Record<string, RouteSpec>).filter(([, r]) =>
+    r.url.startsWith('/opds'),
+  );
+  const mediaOf = (r: RouteSpec) => ('document' in r.reply ? r.reply.document : []);
+
+  it('are public GETs answering a document of an OPDS media type', () => {
+    expect(opds.length).toBe(23);
+    for (const [id, r] of opds) {
+      expect([id, r.method, r.tags, r.access ?? 'public']).toEqual([id, 'GET', ['opds'], 'public']);
+      expect(Object.values(OpdsMediaType), id).toEqual(expect.arrayContaining([...mediaOf(r)]));
+      expect(mediaOf(r).length, id).toBe(1);
+    }
+  });
+
+  it('every OPDS 1.2 route but the OpenSearch description has its OPDS 2.0 twin, taking the same query', () => {
+    const byUrl = new Map(opds.map(([, r]) => [r.url, r]));
+    for (const [id, r] of opds) {
+      if (r.url.startsWith('/opds/v2') || id === 'getOpdsSearchDescription') continue;
+      const twin = byUrl.get(r.url.replace('/opds', '/opds/v2'));
+      expect(twin, id).toBeDefined();
+      expect(twin!.querystring, id).toBe(r.querystring);
+      expect(mediaOf(twin!)[0], id).toMatch(/^application\/opds(-publication)?\+json$/);
+    }
   });
 });

@@ -49,8 +49,9 @@ export class OpdsSite {
     };
   }
 
+  /** The OpenSearch description (the reader table's getOpdsSearchDescription). */
   openSearch(): string {
-    return `${this.base}/opds/search.xml`;
+    return `${this.base}/opds/opensearch`;
   }
 
   /** The stored EPUB under /res/epub/, else the download address of a book created without a file. */
