@@ -4,7 +4,7 @@ import { readerRoutes } from '@readlib/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type RouteOptions, serve } from '../route-options.js';
 import { renderAtomEntry, renderAtomFeed, renderOpenSearch } from './atom.render.js';
-import { sendOpds } from './feed-answers.js';
+import { OpdsAnswers } from './feed-answers.js';
 import { renderJsonFeed, renderJsonPublication } from './json.render.js';
 import { type Dialect, OpdsSite } from './opds-site.js';
 
@@ -81,6 +81,7 @@ function documentType(id: OperationId): string {
  */
 export const opdsRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, config }) => {
   const site = new OpdsSite(config.publicBaseUrl, ctx.urls);
+  const answers = new OpdsAnswers(ctx, config.publicBaseUrl);
   for (const dialect of ['atom', 'json'] as const) {
     for (const route of FEEDS) {
       const id = route.ids[dialect];
@@ -92,7 +93,7 @@ export const opdsRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, c
         // a search's first page is a reader's search (hot searches, word cloud); HEAD searches nothing
         if (request.feed === 'search' && request.page === 1 && req.method === 'GET')
           await logOpdsSearch(ctx, request.query);
-        return sendOpds(ctx, req, reply, {
+        return answers.send(req, reply, {
           key: `${dialect}:feed`,
           plan,
           type,
@@ -109,7 +110,7 @@ export const opdsRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, c
     serve(app, id, async (req, reply) => {
       const startedAt = ctx.now();
       const plan = await planOpdsPublication(ctx, (req.query as { fileName: string }).fileName);
-      return sendOpds(ctx, req, reply, {
+      return answers.send(req, reply, {
         key: `${dialect}:publication`,
         plan,
         type,

@@ -57,12 +57,12 @@ export type OpdsFeedRequest =
 
 /**
  * How to answer one request. `key` names the answer among the catalogue memo's answers of the current
- * catalogue version (with the dialect, by the caller): equal keys, equal answers. `catalogueOnly`: the
- * answer depends on the catalogue alone (everything but the popular ranking, which views move), so the
- * time it was built is a Last-Modified that holds until the catalogue version moves.
+ * catalogue version (with the dialect, by the caller): equal keys, equal answers. `variant`: what the
+ * answer depends on beside the catalogue, when anything does (the popular ranking's page, which views
+ * move): without one, an answer holds for as long as the catalogue version does.
  */
 export interface OpdsPlan<T> {
   key: string;
-  catalogueOnly: boolean;
+  variant?: string;
   build(): Promise<T>;
 }

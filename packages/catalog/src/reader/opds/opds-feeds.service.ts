@@ -92,7 +92,7 @@ export function downloadable(book: BookRow): boolean {
 }
 
 function byCatalogue<T>(key: string, build: () => Promise<T>): OpdsPlan<T> {
-  return { key, catalogueOnly: true, build };
+  return { key, build };
 }
 
 function root(ctx: ReaderContext): Promise<OpdsFeed> {
@@ -126,16 +126,17 @@ async function newBooks(ctx: ReaderContext, page: number): Promise<OpdsFeed> {
 
 /**
  * The ranking hotBook/v2 draws from (the most viewed books of 30 days, then of all time when the window
- * has too few), in its order. Views move it, not the catalogue version, so the plan's key carries the
- * page's books and no Last-Modified is claimed for it.
+ * has too few), in its order. Views move it, not the catalogue version: the page's books are the
+ * plan's variant.
  */
 async function popular(ctx: ReaderContext, page: number): Promise<OpdsPlan<OpdsFeed>> {
   const ranked = await hotIds(ctx, HOME_SIZES.hotBook);
   const offset = (page - 1) * OPDS_PAGE_SIZE;
   const ids = ranked.slice(offset, offset + OPDS_PAGE_SIZE + 1);
+  const variant = ids.join(',');
   return {
-    key: `popular:${page}:${ids.join(',')}`,
-    catalogueOnly: false,
+    key: `popular:${page}:${variant}`,
+    variant,
     build: () =>
       bookFeed(ctx, { id: 'popular', title: 'Popular books', path: '/popular' }, page, pageOf(ids)),
   };
