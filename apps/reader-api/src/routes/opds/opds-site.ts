@@ -1,6 +1,7 @@
 import type { PublicUrls } from '@readlib/catalog';
 import { OpdsMediaType } from '@readlib/contracts';
 import type { BookRow } from '@readlib/data';
+import { mediaTypeFromPath } from '@readlib/epub';
 
 /** The two OPDS dialects: OPDS 1.2 (Atom) under /opds, OPDS 2.0 (JSON) under /opds/v2. */
 export type Dialect = 'atom' | 'json';
@@ -12,15 +13,6 @@ export interface Link {
   href: string;
   type: string;
 }
-
-const IMAGE_TYPES: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-};
 
 /**
  * Absolute URLs of the catalogue from PUBLIC_BASE_URL (an app keeps them; a relative one would resolve
@@ -59,11 +51,9 @@ export class OpdsSite {
     return { href: book.file_path ? this.files.res(book.file_path) : book.url, type: OpdsMediaType.epub };
   }
 
-  /** The stored cover, typed by its extension; undefined without one. */
+  /** The stored cover, typed by its extension (as the upload typed it); undefined without one. */
   cover(book: BookRow): Link | undefined {
-    if (!book.cover_path) return undefined;
-    const ext = /\.([a-z0-9]+)$/i.exec(book.cover_path)?.[1]?.toLowerCase() ?? '';
-    const type = IMAGE_TYPES[ext];
+    const type = book.cover_path ? mediaTypeFromPath(book.cover_path) : '';
     return type ? { href: this.files.res(book.cover_path), type } : undefined;
   }
 }
