@@ -2,7 +2,7 @@ import { MemoryCache } from '@readlib/catalog';
 import { OpdsMediaType, type RouteSpec, readerRoutes } from '@readlib/contracts';
 import { updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dialects, type Harness, harness, register, seedBook, view } from './helpers.js';
+import { dialects, type Harness, harness, register, seedBook, seedBooks, view } from './helpers.js';
 import {
   assertWellFormed,
   opds2FeedErrors,
@@ -123,6 +123,26 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
     expect(opds2FeedErrors(json)).toEqual([]);
     expect(json.publications[0].metadata.title).toBe(title);
     expect(json.publications[0].metadata.language).toBeUndefined();
+  });
+
+  it('the root says what each feed holds: the number of books, or what it lists', async () => {
+    await seedBooks(t, 3);
+    const root = readOpds1Feed((await get('/opds')).body);
+    expect(root.Entries.map((e) => [e.Title, e.Content])).toEqual([
+      ['New books', '3 books'],
+      ['Popular books', 'The most read of the last 30 days'],
+      ['Categories', 'Every category with books'],
+      ['Authors', 'Most books first'],
+      ['Publishers', 'Most books first'],
+    ]);
+    const root2 = readOpds2Feed((await get('/opds/v2')).json());
+    expect(root2.Navigation.map((l) => [l.Title, l.Properties?.NumberOfItems])).toEqual([
+      ['New books', 3],
+      ['Popular books', undefined],
+      ['Categories', undefined],
+      ['Authors', undefined],
+      ['Publishers', undefined],
+    ]);
   });
 
   it('CJK text is sent as UTF-8 in both dialects', async () => {

@@ -79,7 +79,7 @@ function navigationEntry(entry: NavigationEntry, updated: number, href: (path: s
     textElement('title', entry.title),
     textElement('updated', isoTime(updated)),
     // Atom wants content or an alternate link in every entry
-    textElement('content', countText(entry.count, entry.title), ' type="text"'),
+    textElement('content', entry.summary ?? countText(entry.count, entry.title), ' type="text"'),
     `<link${attributes({ rel: entry.rel, href: href(entry.target.path), type: typeOf(entry.target), title: entry.title })}/>`,
     '</entry>',
   ].join('');

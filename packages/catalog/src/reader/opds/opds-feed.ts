@@ -36,6 +36,8 @@ export interface NavigationEntry {
   rel: string;
   /** books behind the entry, when known */
   count?: number;
+  /** what the entry leads to, where its title and count do not say it */
+  summary?: string;
 }
 
 export interface FeedPaging {

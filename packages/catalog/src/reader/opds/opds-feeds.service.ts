@@ -96,23 +96,23 @@ function byCatalogue<T>(key: string, build: () => Promise<T>): OpdsPlan<T> {
 }
 
 function root(ctx: ReaderContext): Promise<OpdsFeed> {
-  const nav = (name: string, title: string, kind: FeedKind, rel: string, count?: number) => ({
+  const nav = (name: string, title: string, kind: FeedKind, rel: string, about: string | number) => ({
     id: `urn:readlib:feed:${name}`,
     title,
     target: { path: `/${name}`, kind },
     rel,
-    ...(count === undefined ? {} : { count }),
+    ...(typeof about === 'number' ? { count: about } : { summary: about }),
   });
   return Promise.resolve({
     id: 'urn:readlib:feed:root',
     title: 'Reading library',
     self: ROOT,
     navigation: [
-      nav('new', 'New books', 'acquisition', SORT_NEW, ctx.catalog?.bookCount),
-      nav('popular', 'Popular books', 'acquisition', SORT_POPULAR),
-      nav('categories', 'Categories', 'navigation', 'subsection'),
-      nav('authors', 'Authors', 'navigation', 'subsection'),
-      nav('publishers', 'Publishers', 'navigation', 'subsection'),
+      nav('new', 'New books', 'acquisition', SORT_NEW, ctx.catalog?.bookCount ?? 'Newest first'),
+      nav('popular', 'Popular books', 'acquisition', SORT_POPULAR, 'The most read of the last 30 days'),
+      nav('categories', 'Categories', 'navigation', 'subsection', 'Every category with books'),
+      nav('authors', 'Authors', 'navigation', 'subsection', 'Most books first'),
+      nav('publishers', 'Publishers', 'navigation', 'subsection', 'Most books first'),
     ],
   });
 }
