@@ -1,10 +1,11 @@
-import { CATALOG_CACHE_PREFIX, type Cache, tokenStillValid } from '@readlib/catalog';
+import { tokenStillValid } from '@readlib/catalog';
 import { type AppConfig, ConfigError } from '@readlib/config';
 import { type Database, poolStats } from '@readlib/data';
 import { FileStore } from '@readlib/epub';
 import { type App, createBaseApp } from '@readlib/http';
 import { type Kysely, sql } from 'kysely';
 import { authPlugin } from './plugins/auth.plugin.js';
+import { consolePlugin, defaultConsoleDir } from './plugins/console.plugin.js';
 import { contextPlugin } from './plugins/context.plugin.js';
 import { loginLimitPlugin } from './plugins/login-limit.plugin.js';
 import { adminMetricsPlugin } from './plugins/metrics.plugin.js';
@@ -21,11 +22,9 @@ export interface AdminDeps {
   logger?: false;
   /** epoch milliseconds (tests move it: upload expiry, screen days, login windows) */
   now?: () => number;
-  /** hot lists and counts; default: RedisCache with REDIS_URL, else MemoryCache (the caller closes a given one) */
-  cache?: Cache;
+  /** the operator console's build served at /console/ (default: apps/console/dist of this repository) */
+  consoleDir?: string;
 }
-
-const CATALOG_WRITES = new Set(['/book/create', '/book/update', '/book/delete']);
 
 /** The administration API (spec §4.11, §4.12; decisions.md §4, §5) on the shared base app. */
 export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App> {
@@ -51,7 +50,6 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
       await sql`select 1`.execute(deps.db);
       return true;
     },
-    cache: deps.cache,
     poolStats: () => poolStats(deps.db),
   });
   const now = deps.now ?? Date.now;
@@ -66,14 +64,12 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
     redis: app.redis,
     prefix: config.redisKeyPrefix,
   });
-  // book writes change derived catalogue data (category counts and covers) that readers cache
-  app.addHook('onSend', async (req, reply) => {
-    if (reply.statusCode < 400 && CATALOG_WRITES.has(req.routeOptions.url ?? '')) {
-      await app.cache.invalidate(CATALOG_CACHE_PREFIX);
-    }
-  });
   await app.register(userRoutes);
   await app.register(bookRoutes);
   await app.register(screenRoutes);
+  await app.register(consolePlugin, {
+    dir: deps.consoleDir ?? defaultConsoleDir(),
+    publicBaseUrl: config.publicBaseUrl,
+  });
   return app;
 }

@@ -53,6 +53,7 @@ async function start(): Promise<void> {
   console.log(`
 reader API  ${readerUrl}   (docs: ${readerUrl}/docs)
 admin API   ${adminUrl}   (docs: ${adminUrl}/docs)
+console     ${adminUrl}/console/
 database    ${config.database.dialect === 'sqlite' ? config.database.file : 'PostgreSQL'}
 store       ${config.storageDir}
 ${login}${config.jwt.generatedSecret ? '\nJWT secret  generated for this run (set JWT_SECRET to keep tokens valid across restarts)' : ''}

@@ -79,7 +79,7 @@ describe('pnpm start', () => {
   it('prints the addresses the services listen on, which answer', async () => {
     const started = spawnStart(dir);
     try {
-      const banner = await started.printed(/admin API +http\S+/);
+      const banner = await started.printed(/console +http\S+/);
       const reader = /reader API +(http:\/\/127\.0\.0\.1:(\d+))/.exec(banner);
       const admin = /admin API +(http:\/\/127\.0\.0\.1:(\d+))/.exec(banner);
       expect(Number(reader?.[2])).toBeGreaterThan(0);
@@ -88,6 +88,12 @@ describe('pnpm start', () => {
       // the admin API answers in its envelope: this route needs an operator's token
       const list = await fetch(`${admin![1]}/book/list`);
       expect(list.status).toBe(401);
+      // the operator console on the admin service: its page, or (not built here) how to build it
+      const consoleUrl = /console +(http\S+)/.exec(banner)?.[1];
+      expect(consoleUrl).toBe(`${admin![1]}/console/`);
+      const page = await fetch(consoleUrl!);
+      expect([200, 503]).toContain(page.status);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     } finally {
       expect((await started.stop()).code).toBe(0);
     }

@@ -1,11 +1,5 @@
-import {
-  BoundedMap,
-  type Cache,
-  CatalogMemo,
-  KeptReads,
-  PublicUrls,
-  type ReaderContext,
-} from '@readlib/catalog';
+import type { SharedStore } from '@readlib/cache';
+import { PublicUrls, type ReaderContext, ReaderKeeps } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 import { type Database, poolStats, WriteBatcher } from '@readlib/data';
 import { type App, createBaseApp } from '@readlib/http';
@@ -30,16 +24,15 @@ export interface ReaderDeps {
   fetch?: FetchLike;
   /** epoch milliseconds (tests move it to count days and age views) */
   now?: () => number;
-  /** hot lists and counts; default: RedisCache with REDIS_URL, else MemoryCache (the caller closes a given one) */
-  cache?: Cache;
+  /** false: keep nothing, read everything on every request (tests comparing kept answers with fresh ones) */
+  keep?: boolean;
+  /** where replicas share kept lists; default: Redis with REDIS_URL, else none */
+  store?: SharedStore;
   /** build the memos when the app gets ready, before it listens (startReaderServer does; tests choose) */
   warm?: boolean;
   /** longest the warm-up holds the start (default WARM_UP_MAX_MS) */
   warmUpMaxMs?: number;
 }
-
-/** Registered users whose id each reader process keeps (an openId and a number each, ~100 bytes). */
-export const USER_IDS_KEPT = 100_000;
 
 /** The reader API (spec §4.1-§4.10) on the shared base app: envelopes, limits, OpenAPI, health. */
 export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App> {
@@ -57,19 +50,20 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
       await sql`select 1`.execute(deps.db);
       return true;
     },
-    cache: deps.cache,
     poolStats: () => poolStats(deps.db),
   });
   const writes = new WriteBatcher(deps.db);
+  const keeps = new ReaderKeeps({
+    ...((deps.store ?? app.sharedStore) ? { store: deps.store ?? app.sharedStore } : {}),
+    ...(deps.keep === false ? { keep: false } : {}),
+    onStoreError: (err) => app.log.debug({ err: err.message }, 'shared store failed: value computed'),
+  });
   const ctx: ReaderContext = {
     db: deps.db,
     urls: new PublicUrls(config.publicBaseUrl),
     now: deps.now ?? Date.now,
-    cache: app.cache,
-    catalog: new CatalogMemo(),
-    userIds: new BoundedMap(USER_IDS_KEPT),
-    kept: new KeptReads(),
     writes,
+    keeps,
   };
   // requests await their writes, so this only matters for a write whose caller went away
   app.addHook('onClose', () => writes.drain());

@@ -1,4 +1,4 @@
-import { type HomeRows, PublicUrls, toHomeData } from '@readlib/catalog';
+import { type HomeRows, PublicUrls, ReaderKeeps, toHomeData } from '@readlib/catalog';
 import { contractSchemas, HomeData } from '@readlib/contracts';
 import type { BookRow } from '@readlib/data';
 import { Value } from '@sinclair/typebox/value';
@@ -38,14 +38,14 @@ const rows = (shelf: BookRow[]): HomeRows => ({
 describe('HomeAnswers', () => {
   it('sends the envelope of HomeData the mappers build, valid against the contract', () => {
     const home = rows([book(1, 'One'), book(2, 'Two\\')]);
-    const sent = JSON.parse(new HomeAnswers(urls).json(home));
+    const sent = JSON.parse(new HomeAnswers(urls, new ReaderKeeps().versions).json(home));
     expect(sent).toEqual({ error_code: 0, msg: 'success', data: toHomeData(home, urls) });
     expect(Value.Check(HomeData, contractSchemas, sent.data)).toBe(true);
     expect(sent.data.shelf[1]).toMatchObject({ title: 'Two\\', cover: '', bookId: 'b-2' });
   });
 
   it('keeps a summary per row object: an edited book is a new row, sent as it now is', () => {
-    const answers = new HomeAnswers(urls);
+    const answers = new HomeAnswers(urls, new ReaderKeeps().versions);
     const one = book(1, 'One');
     expect(JSON.parse(answers.json(rows([one]))).data.shelf[0].title).toBe('One');
     // the memo never changes a row in place; a change written there would not be sent again
@@ -57,7 +57,7 @@ describe('HomeAnswers', () => {
 
 describe('HomeAnswers bytes', () => {
   it('keeps the shared part per category list and banner: another banner or list is sent as it is', () => {
-    const answers = new HomeAnswers(urls);
+    const answers = new HomeAnswers(urls, new ReaderKeeps().versions);
     const home = rows([book(1, 'One')]);
     const first = JSON.parse(answers.bytes(home).toString('utf8')).data;
     expect(first.banner.title).toBe('T');
@@ -77,7 +77,7 @@ describe('HomeAnswers bytes', () => {
 
 describe('HomeAnswers.sendCategories', () => {
   it('sends the category list envelope, serialised once per list object', async () => {
-    const answers = new HomeAnswers(urls);
+    const answers = new HomeAnswers(urls, new ReaderKeeps().versions);
     const app = Fastify();
     let list = rows([]).category;
     app.get('/c', async (_req, reply) => answers.sendCategories(reply, list));

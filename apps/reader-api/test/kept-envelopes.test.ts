@@ -1,12 +1,13 @@
+import { ReaderKeeps } from '@readlib/catalog';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { KeptEnvelopes } from '../src/routes/kept-envelopes.js';
 
-// Issue: performance — search and search-list pages the catalogue memo keeps (spec §4.5, §4.6) are
+// Issue: performance — search and search-list pages the catalogue keeps (spec §4.5, §4.6) are
 // serialised once per kept object; what is sent must be what the route's schema serialiser sends.
 describe('KeptEnvelopes', () => {
   async function stand() {
-    const envelopes = new KeptEnvelopes();
+    const envelopes = new KeptEnvelopes(new ReaderKeeps().versions, 'pages, serialised');
     const app = Fastify();
     let data: { title: string }[] = [];
     const schema = {

@@ -1,4 +1,3 @@
-import { MemoryCache } from '@readlib/catalog';
 import { OpdsMediaType, type RouteSpec, readerRoutes } from '@readlib/contracts';
 import { updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,7 +20,7 @@ const FEEDS = [
 describe.each(dialects)('OPDS feeds on $name', (dialect) => {
   let t: Harness;
   beforeEach(async () => {
-    t = await harness(dialect, {}, { cache: new MemoryCache(() => t.clock.now) });
+    t = await harness(dialect);
   });
   afterEach(async () => t.close());
 

@@ -1,9 +1,9 @@
-import type { ShelfPlan } from '@readlib/catalog';
+import { ReaderKeeps, type ShelfPlan } from '@readlib/catalog';
 import type { ShelfEntry } from '@readlib/contracts';
 import { deleteBook, removeShelf, saveShelf, updateBook } from '@readlib/data';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SHELF_ANSWER_MAX_BYTES, ShelfAnswers } from '../src/routes/shelf/shelf-answers.js';
+import { ShelfAnswers } from '../src/routes/shelf/shelf-answers.js';
 import { dialects, get, type Harness, harness, register, seedBooks, shelfArg } from './helpers.js';
 
 // Issue: performance — a user's serialised shelf is kept per process (spec §4.8, decisions.md §3
@@ -70,15 +70,18 @@ describe.each(dialects)('kept shelves on $name', (dialect) => {
 
 describe('ShelfAnswers', () => {
   /** A route sending through ShelfAnswers the plan a test hands it, counting how often it is built. */
-  async function stand() {
-    const answers = new ShelfAnswers();
+  async function stand(maxBytes?: number) {
+    const versions = new ReaderKeeps().versions;
+    versions.observe('catalog', 1);
+    const answers = new ShelfAnswers(versions, maxBytes);
     const calls = { entries: 0 };
-    let plan: ShelfPlan = { entries: async () => [] };
+    let plan: ShelfPlan = { seen: versions.seen, entries: async () => [] };
     const app = Fastify();
     app.get('/s', async (_req, reply) => answers.send(reply, plan));
-    const send = async (p: Omit<ShelfPlan, 'entries'>, rows: number, pad = 'x') => {
+    const send = async (p: Omit<ShelfPlan, 'entries' | 'seen'>, rows: number, pad = 'x') => {
       plan = {
         ...p,
+        seen: versions.seen,
         entries: async () => {
           calls.entries++;
           return Array.from({ length: rows }, (_, i) => ({ n: i, pad: pad.repeat(100) }) as never);
@@ -86,37 +89,52 @@ describe('ShelfAnswers', () => {
       };
       return JSON.parse((await app.inject('/s')).body).data as unknown[];
     };
-    return { app, calls, send };
+    return { app, calls, send, versions };
   }
 
-  it('reuses an answer while its stamp holds and builds it anew when the stamp moves', async () => {
+  it("reuses an answer while its tag (the user's entries) holds and builds it anew when it changes", async () => {
     const { app, calls, send } = await stand();
-    expect(await send({ userId: 1, stamp: 'v1' }, 2)).toHaveLength(2);
-    // the same stamp: the kept answer, even though the plan would now build three entries
-    expect(await send({ userId: 1, stamp: 'v1' }, 3)).toHaveLength(2);
+    expect(await send({ userId: 1, tag: 'v1' }, 2)).toHaveLength(2);
+    // the same tag: the kept answer, even though the plan would now build three entries
+    expect(await send({ userId: 1, tag: 'v1' }, 3)).toHaveLength(2);
     expect(calls.entries).toBe(1);
-    expect(await send({ userId: 1, stamp: 'v2' }, 3)).toHaveLength(3);
-    expect(await send({ userId: 2, stamp: 'v2' }, 1)).toHaveLength(1);
+    expect(await send({ userId: 1, tag: 'v2' }, 3)).toHaveLength(3);
+    expect(await send({ userId: 2, tag: 'v2' }, 1)).toHaveLength(1);
     expect(calls.entries).toBe(3);
     await app.close();
   });
 
-  it('keeps nothing without a stamp or a user, nor an answer past its size bound', async () => {
-    const { app, calls, send } = await stand();
+  it('a move of the catalogue version makes every kept shelf stale (the books may have changed)', async () => {
+    const { app, calls, send, versions } = await stand();
+    await send({ userId: 1, tag: 't' }, 2);
+    await send({ userId: 1, tag: 't' }, 2);
+    expect(calls.entries).toBe(1);
+    versions.observe('catalog', 2);
+    await send({ userId: 1, tag: 't' }, 2);
+    expect(calls.entries).toBe(2);
+    await app.close();
+  });
+
+  it('keeps nothing without a tag or a user; within its byte budget only, counted in UTF-8', async () => {
+    const budget = 64 * 1024;
+    const { app, calls, send } = await stand(budget);
     await send({ userId: 1 }, 1);
     await send({ userId: 1 }, 1);
-    await send({ stamp: 's' }, 1);
-    await send({ stamp: 's' }, 1);
+    expect(calls.entries).toBe(2);
+    // an answer heavier than the whole budget is sent, not kept
+    const big = Math.ceil(budget / 100);
+    expect(await send({ userId: 3, tag: 's' }, big)).toHaveLength(big);
+    expect(await send({ userId: 3, tag: 's' }, 1)).toHaveLength(1);
     expect(calls.entries).toBe(4);
-    const big = Math.ceil(SHELF_ANSWER_MAX_BYTES / 100);
-    expect(await send({ userId: 3, stamp: 's' }, big)).toHaveLength(big);
-    expect(await send({ userId: 3, stamp: 's' }, 1)).toHaveLength(1);
+    // CJK text within the budget in characters but past it in UTF-8 is not kept either
+    const cjk = Math.ceil(budget / 300);
+    expect(await send({ userId: 4, tag: 's' }, cjk, '字')).toHaveLength(cjk);
+    expect(await send({ userId: 4, tag: 's' }, 1, '字')).toHaveLength(1);
     expect(calls.entries).toBe(6);
-    // the bound is in bytes: CJK text within it in characters but past it in UTF-8 is not kept either
-    const cjk = Math.ceil(SHELF_ANSWER_MAX_BYTES / 300);
-    expect(await send({ userId: 4, stamp: 's' }, cjk, '字')).toHaveLength(cjk);
-    expect(await send({ userId: 4, stamp: 's' }, 1, '字')).toHaveLength(1);
-    expect(calls.entries).toBe(8);
+    // answers that fit are kept, the oldest making room for newer ones
+    for (const user of [10, 11, 12]) await send({ userId: user, tag: 's' }, Math.floor(budget / 400));
+    await send({ userId: 12, tag: 's' }, 1);
+    expect(calls.entries).toBe(9);
     await app.close();
   });
 });

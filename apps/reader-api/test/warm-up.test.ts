@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Cache } from '@readlib/catalog';
+import type { SharedStore } from '@readlib/cache';
 import { testConfig } from '@readlib/config';
 import type { App } from '@readlib/http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,16 +62,12 @@ describe.each(dialects)('the start-up warm-up on $name', (dialect) => {
 
   it('a warm-up that hangs holds the start no longer than its bound', async () => {
     t = await harness(dialect);
-    // a shared cache that stopped answering (Redis behind a dropped network): every read through it waits
-    const stuck: Cache = {
-      wrap: () => new Promise(() => {}),
-      invalidate: async () => {},
-      close: async () => {},
-    };
+    // a shared store that stopped answering (Redis behind a dropped network): every read through it waits
+    const stuck: SharedStore = { get: () => new Promise(() => {}), set: async () => {} };
     const app = await buildApp(t.config, {
       db: t.h.db,
       logger: false,
-      cache: stuck,
+      store: stuck,
       warm: true,
       warmUpMaxMs: 50,
     });

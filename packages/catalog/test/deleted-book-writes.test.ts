@@ -1,11 +1,11 @@
 import { AppError } from '@readlib/contracts';
-import { countViews, deleteBook, insertBook, upsertUser, WriteBatcher } from '@readlib/data';
+import { countViews, deleteBook, insertBook, upsertUser, WriteBatcher, type Writes } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bookDetail, rateBook } from '../src/reader/book.service.js';
 import type { ReaderContext } from '../src/reader/reader-context.js';
 import { addToShelf } from '../src/reader/shelf.service.js';
-import { PublicUrls } from '../src/urls.js';
+import { readerContext } from './context.js';
 
 const dialects = await testDialects();
 
@@ -22,13 +22,14 @@ describe.each(dialects)("a reader's write to a book deleted meanwhile on $name",
     fileName = (await insertBook(h.db, sampleBook(), [])).file_name;
     await upsertUser(h.db, { openId: 'reader-1' });
     const batcher = new WriteBatcher(h.db);
-    const deletingFirst = {
-      run: async <T>(work: Parameters<WriteBatcher['run']>[0]) => {
+    const deletingFirst: Writes = {
+      run: async (work) => {
         await deleteBook(h.db, fileName);
-        return batcher.run(work) as Promise<T>;
+        return batcher.run(work);
       },
-    } as unknown as WriteBatcher;
-    ctx = { db: h.db, urls: new PublicUrls('http://localhost:3000'), now: Date.now, writes: deletingFirst };
+      drain: () => batcher.drain(),
+    };
+    ctx = readerContext(h.db, { writes: deletingFirst });
   });
   afterEach(async () => h.destroy());
 

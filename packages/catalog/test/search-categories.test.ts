@@ -1,7 +1,6 @@
 import { ensureCategory, insertBook, updateBook } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogMemo } from '../src/reader/catalog-memo.js';
 import type { ReaderContext } from '../src/reader/reader-context.js';
 import { search } from '../src/reader/search.service.js';
 import { readerContext } from './context.js';
@@ -16,7 +15,7 @@ describe.each(dialects)('search categories kept per catalogue version on $name',
   let ctx: ReaderContext;
   beforeEach(async () => {
     h = await dialect.create();
-    ctx = readerContext(h.db, { catalog: new CatalogMemo() });
+    ctx = readerContext(h.db);
   });
   afterEach(async () => h.destroy());
 

@@ -1,30 +1,32 @@
 import { insertBook, updateBook } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogMemo } from '../src/reader/catalog-memo.js';
 import { PopularValuesMemo } from '../src/reader/popular-values.js';
 import type { ReaderContext } from '../src/reader/reader-context.js';
+import { ReaderKeeps } from '../src/reader/reader-keeps.js';
 import { search } from '../src/reader/search.service.js';
-import { PublicUrls } from '../src/urls.js';
+import { readerContext } from './context.js';
 
 const dialects = await testDialects();
 
 // decisions.md §3 Search: `author` and `publisher` hold the distinct matching values, at most 10 each,
-// most books first. The reader answers common keywords from the memo's most frequent values and the
+// most books first. The reader answers common keywords from the most frequent values it keeps and the
 // rest from the index: both must give the index's answer, whichever path a keyword takes.
-describe.each(dialects)('search facets from the memo on $name', (dialect) => {
+describe.each(dialects)('search facets from kept values on $name', (dialect) => {
   let h: Awaited<ReturnType<typeof dialect.create>>;
   beforeEach(async () => {
     h = await dialect.create();
   });
   afterEach(async () => h.destroy());
 
-  const ctxOf = (catalog?: CatalogMemo): ReaderContext => ({
-    db: h.db,
-    urls: new PublicUrls('http://localhost:3000'),
-    now: Date.now,
-    ...(catalog ? { catalog } : {}),
-  });
+  /** keeps holding the `max` most frequent values per field; none: nothing kept, the index answers */
+  const keepsOf = (max?: number) =>
+    max === undefined
+      ? new ReaderKeeps({ keep: false })
+      : new ReaderKeeps({ popular: { max, minIntervalMs: 0 } });
+  const ctxOf = (keeps = keepsOf()): ReaderContext => readerContext(h.db, { keeps });
+  /** the kept values of the keeps' current view */
+  const popularOf = async (keeps: ReaderKeeps) => (await keeps.sync(h.db, Date.now())).popular;
   const facets = async (ctx: ReaderContext, keyword: string, page = 1) => {
     const r = await search(ctx, { keyword, page });
     return { author: r.author, publisher: r.publisher };
@@ -44,12 +46,12 @@ describe.each(dialects)('search facets from the memo on $name', (dialect) => {
     for (const author of ['Ｍａｒｙ Ｓｈｅｌｌｅｙ', 'Émile Zola', 'Émile Zola'])
       await insertBook(h.db, sampleBook({ author, publisher: author }), []);
     // memos whose values are read (the first search starts the read, the index answers it)
-    const small = new CatalogMemo(100, new PopularValuesMemo(12, 0));
-    const full = new CatalogMemo();
+    const small = keepsOf(12);
+    const full = keepsOf(5_000);
     for (const memo of [small, full]) {
       await facets(ctxOf(memo), 'warm-up');
-      await memo.popular.settled();
-      expect(memo.popular.get(h.db, 'author')).toBeDefined();
+      await (await popularOf(memo)).settled();
+      expect((await popularOf(memo)).get(h.db, 'author')).toBeDefined();
     }
     const keywords = [
       'author',
@@ -93,16 +95,16 @@ describe.each(dialects)('search facets from the memo on $name', (dialect) => {
   });
 
   it('follows book writes made elsewhere at the next search, from the index until the memo has read', async () => {
-    const memo = new CatalogMemo(100, new PopularValuesMemo(12, 0));
+    const memo = keepsOf(12);
     const a = await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
     await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
     expect((await facets(ctxOf(memo), 'lovelace')).author).toEqual([{ author: 'Ada Lovelace' }]);
-    await memo.popular.settled();
+    await (await popularOf(memo)).settled();
     await updateBook(h.db, a.file_name, { author: 'Ada King' });
     const both = [{ author: 'Ada King' }, { author: 'Ada Lovelace' }];
     expect((await facets(ctxOf(memo), 'ada')).author).toEqual(both);
-    await memo.popular.settled();
-    expect(memo.popular.get(h.db, 'author')?.values.map((v) => v.value)).toEqual([
+    await (await popularOf(memo)).settled();
+    expect((await popularOf(memo)).get(h.db, 'author')?.values.map((v) => v.value)).toEqual([
       'Ada King',
       'Ada Lovelace',
     ]);
@@ -110,24 +112,22 @@ describe.each(dialects)('search facets from the memo on $name', (dialect) => {
   });
 
   it('keeps them through edits that leave every author and publisher count as it was', async () => {
-    const memo = new CatalogMemo(100, new PopularValuesMemo(12, 0));
+    const memo = keepsOf(12);
     const a = await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
     await facets(ctxOf(memo), 'lovelace');
-    await memo.popular.settled();
-    const kept = memo.popular.get(h.db, 'author');
+    await (await popularOf(memo)).settled();
+    const kept = (await popularOf(memo)).get(h.db, 'author');
     expect(kept?.values).toEqual([{ value: 'Ada Lovelace', n: 1 }]);
     await updateBook(h.db, a.file_name, { title: 'Notes on the Analytical Engine' });
-    await memo.sync(h.db);
-    expect(memo.popular.get(h.db, 'author')).toBe(kept);
+    expect((await popularOf(memo)).get(h.db, 'author')).toBe(kept);
     await updateBook(h.db, a.file_name, { publisher: 'Taylor' });
-    await memo.sync(h.db);
-    expect(memo.popular.get(h.db, 'author')).toBeUndefined();
+    expect((await popularOf(memo)).get(h.db, 'author')).toBeUndefined();
   });
 
   it('never holds up a search to read them, and reads at most once per interval while versions move', async () => {
     await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
     let t = 0;
-    const popular = new PopularValuesMemo(12, 1000, () => t);
+    const popular = new PopularValuesMemo(true, 12, 1000, () => t);
     expect(popular.get(h.db, 'author')).toBeUndefined();
     await popular.settled();
     expect(popular.get(h.db, 'author')?.values).toEqual([{ value: 'Ada Lovelace', n: 1 }]);

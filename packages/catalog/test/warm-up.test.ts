@@ -1,10 +1,9 @@
 import { insertBook } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryCache } from '../src/cache/cache.js';
-import { CatalogMemo } from '../src/reader/catalog-memo.js';
 import { homeRows } from '../src/reader/home.service.js';
 import type { ReaderContext } from '../src/reader/reader-context.js';
+import { ReaderKeeps } from '../src/reader/reader-keeps.js';
 import { warmReader } from '../src/reader/warm-up.js';
 import { readerContext } from './context.js';
 
@@ -18,7 +17,7 @@ describe.each(dialects)('warmReader on $name', (dialect) => {
   let ctx: ReaderContext;
   beforeEach(async () => {
     h = await dialect.create();
-    ctx = readerContext(h.db, { cache: new MemoryCache(), catalog: new CatalogMemo() });
+    ctx = readerContext(h.db);
     for (let i = 0; i < 6; i++)
       await insertBook(
         h.db,
@@ -33,8 +32,9 @@ describe.each(dialects)('warmReader on $name', (dialect) => {
     expect(report).toMatchObject({ books: 6, categoriesIndexed: true, authors: 3, publishers: 2 });
     expect(report.ms).toBeGreaterThanOrEqual(0);
     // built, not started: without the warm-up the first call starts a load and answers false / nothing
-    expect(ctx.catalog!.categories.ready(h.db)).toBe(true);
-    expect(ctx.catalog!.popular.get(h.db, 'author')?.values.map((v) => v.value)).toEqual([
+    const view = await ctx.keeps.sync(h.db, Date.now());
+    expect(view.bookCategories.ready(h.db)).toBe(true);
+    expect(view.popular.get(h.db, 'author')?.values.map((v) => v.value)).toEqual([
       'Author 0',
       'Author 1',
       'Author 2',
@@ -43,7 +43,7 @@ describe.each(dialects)('warmReader on $name', (dialect) => {
 
   it('builds the home page parts every reader shares: the first page is answered from them', async () => {
     await warmReader(ctx, banner);
-    // changed behind every memo's back (no catalogue version moves): only a part built before shows
+    // changed behind every keep's back (no catalogue version moves): only a part built before shows
     // the old name, as the first page of a process that did not warm up would not
     await h.db.updateTable('categories').set({ name: 'Renamed' }).where('id', '=', 1).execute();
     const home = await homeRows(ctx, undefined, banner);
@@ -51,7 +51,7 @@ describe.each(dialects)('warmReader on $name', (dialect) => {
     expect(names).toHaveLength(2);
     expect(names).not.toContain('Renamed');
 
-    const cold: ReaderContext = { ...ctx, cache: new MemoryCache(), catalog: new CatalogMemo() };
+    const cold: ReaderContext = { ...ctx, keeps: new ReaderKeeps() };
     expect((await homeRows(cold, undefined, banner)).category.map((c) => c.categoryText)).toContain(
       'Renamed',
     );

@@ -9,6 +9,18 @@ export function inTransaction<T>(
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
+/** How a service commits its small writes: grouped (WriteBatcher) or one by one (directWrites). */
+export interface Writes {
+  run<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** resolves when every write handed over so far has committed or failed */
+  drain(): Promise<void>;
+}
+
+/** Each write on its own, as the repository function makes it: for one-shot callers and tests. */
+export function directWrites(db: Kysely<Database>): Writes {
+  return { run: (work) => work(db), drain: async () => {} };
+}
+
 type Work = (trx: Kysely<Database>) => Promise<unknown>;
 interface Queued {
   work: Work;
@@ -29,7 +41,7 @@ export interface WriteBatcherOptions {
  * Callers are answered after the commit, so durability is what it was with one transaction per
  * write; a failed commit rejects every write of the batch.
  */
-export class WriteBatcher {
+export class WriteBatcher implements Writes {
   private queue: Queued[] = [];
   private flushing: Promise<void> | undefined;
   private readonly maxBatch: number;

@@ -3,11 +3,13 @@ import {
   type BookRow,
   bookStats,
   catalogState,
+  categoriesOfBooks,
   countShelf,
   createOperator,
   createUpload,
   type DbHandle,
   deleteUpload,
+  engagedBookIds,
   expiredUploads,
   findOperatorByUsername,
   findUpload,
@@ -27,7 +29,6 @@ import {
   topKeywords,
   topViewedBookIds,
   upsertUser,
-  userCategoryAffinity,
   userRank,
   WELL_RATED_MIN_AVG,
   wellRatedBookIds,
@@ -204,12 +205,18 @@ describe.each(dialects)(
       expect((await bookStats(h.db, books[2]!.id)).readers).toBe(0);
     });
 
-    it('category affinity follows what the user viewed, rated and shelved', async () => {
+    it('engaged books are what the user viewed, rated 3 or more and shelved, with their categories', async () => {
       const u = await user('fan');
       await recordView(h.db, u.id, books[3]!.id);
       await saveShelf(h.db, u.id, books[0]!.id);
       await saveRating(h.db, u.id, books[1]!.id, 5);
-      expect(await userCategoryAffinity(h.db, u.id)).toEqual([1, 3]);
+      await saveRating(h.db, u.id, books[2]!.id, 2);
+      const engaged = await engagedBookIds(h.db, u.id);
+      expect(engaged.sort()).toEqual([books[0]!.id, books[1]!.id, books[3]!.id].sort());
+      const categories = await categoriesOfBooks(h.db, [...engaged, 999_999]);
+      expect(categories).toEqual(
+        new Map(engaged.map((id) => [id, books.find((b) => b.id === id)!.category_id])),
+      );
     });
 
     it('search log: top keywords in a window with distinct searchers', async () => {

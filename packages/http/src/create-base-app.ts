@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Cache } from '@readlib/catalog';
+import type { SharedStore } from '@readlib/cache';
 import type { AppConfig } from '@readlib/config';
 import { AppError, contractSchemas } from '@readlib/contracts';
 import type { PoolStats } from '@readlib/data';
@@ -24,8 +24,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** the shared Redis connection (REDIS_URL), undefined on a single replica */
     redis: Redis | undefined;
-    /** RedisCache with REDIS_URL, else MemoryCache (or what BaseAppOptions.cache supplied) */
-    cache: Cache;
+    /** where replicas share kept values: Redis with REDIS_URL, else none (one replica keeps its own) */
+    sharedStore: SharedStore | undefined;
   }
 }
 
@@ -50,8 +50,6 @@ export interface BaseAppOptions {
   logStream?: { write(line: string): void };
   /** a Redis connection to borrow instead of opening one from REDIS_URL (the caller closes it) */
   redis?: Redis;
-  /** a cache to use instead of the default for the configuration (the caller closes it) */
-  cache?: Cache;
   /** the database pool, for the /metrics gauges */
   poolStats?: () => PoolStats | undefined;
 }
@@ -117,13 +115,9 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     trustProxy: typeof trust === 'number' ? (_addr: string, hop: number) => hop < trust : trust,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const shared = await openSharedState(
-    config,
-    { redis: opts.redis, cache: opts.cache, name: `readlib-${family}` },
-    app.log,
-  );
+  const shared = await openSharedState(config, { redis: opts.redis, name: `readlib-${family}` }, app.log);
   app.decorate('redis', shared.redis);
-  app.decorate('cache', shared.cache);
+  app.decorate('sharedStore', shared.store);
   app.addHook('onClose', shared.close);
   const { redis } = shared;
 

@@ -1,3 +1,4 @@
+import { SharedKeep, Versions } from '@readlib/cache';
 import { testConfig } from '@readlib/config';
 import { TcpRelay } from '@readlib/data/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +15,17 @@ async function appOn(url: string, prefix: string, family: Family = 'reader', per
     openapi: { title: 't', version: '1', description: 'd' },
     ready: async () => true,
   });
-  app.get('/thing', async () => success(family, await app.cache.wrap('thing', 60_000, async () => 'v')));
-  return app;
+  // a value shared through the store only (this process keeps none), so every request reads Redis
+  const versions = new Versions(['v'] as const);
+  versions.observe('v', 1);
+  const shared = new SharedKeep(
+    versions,
+    { name: 'thing', key: '-', dependsOn: ['v'], max: 0, ttlMs: 60_000 },
+    app.sharedStore,
+  );
+  const read = (key: string, value: string) => shared.read(key, versions.seen, async () => value);
+  app.get('/thing', async () => success(family, await read('thing', 'v')));
+  return Object.assign(app, { read });
 }
 
 describe('Redis unreachable at start (issue: scale-out §1)', () => {
@@ -54,7 +64,7 @@ describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
     it('readiness fails, requests still answer in their envelopes, and both recover', async () => {
       const app = await appOn(`redis://127.0.0.1:${relay.port}`, `${prefix}down:`, 'admin', '2');
       expect((await app.inject('/readyz')).json()).toEqual({ status: 'ok', database: true, redis: true });
-      expect(app.cache.constructor.name).toBe('RedisCache');
+      expect(app.sharedStore?.constructor.name).toBe('RedisStore');
 
       await relay.down();
       await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 5000 }).toBe(503);
@@ -73,13 +83,10 @@ describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
 
       await relay.up();
       await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 10_000 }).toBe(200);
-      // the cache's subscriber is back too: another instance's invalidation reaches this one again
+      // shared values flow again: what another instance stores is read by this one
       const other = await appOn(redisUrl!, `${prefix}down:`, 'admin');
-      expect(await app.cache.wrap('list', 60_000, async () => 'old')).toBe('old');
-      await other.cache.invalidate('list');
-      await expect
-        .poll(() => app.cache.wrap('list', 60_000, async () => 'new'), { timeout: 3000 })
-        .toBe('new');
+      expect(await other.read('list', 'from the other instance')).toBe('from the other instance');
+      expect(await app.read('list', 'computed here')).toBe('from the other instance');
       await Promise.all([app.close(), other.close()]);
     });
 

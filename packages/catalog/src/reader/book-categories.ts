@@ -29,11 +29,15 @@ export class BookCategories {
    * it 9-10 ms (16-22 at most), 50,000 rows 42-57 ms (up to 130); either way the whole load takes
    * 1.0-1.2 s (`bench:categories`).
    */
-  constructor(private readonly pageSize = 10_000) {}
+  constructor(
+    /** false: never loads, so callers always read the database */
+    private readonly keep = true,
+    private readonly pageSize = 10_000,
+  ) {}
 
   /** Whether every book's category is known; the first call starts the load and answers false. */
   ready(db: Kysely<Database>): boolean {
-    if (this.state === 'empty') {
+    if (this.state === 'empty' && this.keep) {
       this.state = 'loading';
       // a failed load leaves the index empty: the next use tries again, callers keep using SQL meanwhile
       this.loading = this.load(db).catch(() => this.clear());
@@ -52,22 +56,6 @@ export class BookCategories {
     const { categories } = this.table;
     const c = bookId < categories.length ? categories[bookId]! : NONE;
     return c === NONE ? undefined : c;
-  }
-
-  /**
-   * The `limit` categories holding most of these books (an id listed twice counts twice), ties by
-   * category id: userCategoryAffinity's answer, books that are gone left out as its join leaves them.
-   */
-  topCategories(bookIds: readonly number[], limit: number): number[] {
-    const counts = new Map<number, number>();
-    for (const id of bookIds) {
-      const c = this.of(id);
-      if (c !== undefined) counts.set(c, (counts.get(c) ?? 0) + 1);
-    }
-    return [...counts]
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, limit)
-      .map(([c]) => c);
   }
 
   /** The changed books' current rows (a deleted book has none), as CatalogMemo reads them. */

@@ -1,45 +1,31 @@
 import type { BookContents, BookDetail } from '@readlib/contracts';
 import { notFound } from '@readlib/contracts';
-import {
-  type BookRow,
-  type BookStats,
-  commitStamp,
-  findBookByFileName,
-  findToc,
-  recordView,
-  saveRating,
-  userRank,
-} from '@readlib/data';
+import { type BookRow, type BookStats, findToc, recordView, saveRating, userRank } from '@readlib/data';
 import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
 import { readersOf, statsOf } from './kept-reads.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
+import type { CatalogView } from './reader-keeps.js';
 import { findUserKey, registeredUser } from './user.service.js';
 
-/** The book of a reader request, through the catalogue memo (synced here) when the context has one. */
-export async function findBook(ctx: ReaderContext, fileName: string): Promise<BookRow> {
-  await syncCatalog(ctx);
-  return findBookSynced(ctx, fileName);
-}
-
-/** findBook for a caller that synced the catalogue memo in this request already. */
-export async function findBookSynced(ctx: ReaderContext, fileName: string): Promise<BookRow> {
-  const book = ctx.catalog
-    ? await ctx.catalog.bookByFileName(ctx.db, fileName)
-    : await findBookByFileName(ctx.db, fileName);
+/** The book of a reader request (error_code 1 when there is none), through the view's keep. */
+export async function findBook(view: CatalogView, fileName: string): Promise<BookRow> {
+  const book = await view.bookByFileName(fileName);
   if (!book) throw notFound('book');
   return book;
 }
 
 /** What a book detail is made of for one request: all of it but `rank` is the same for every caller. */
 export interface DetailPlan {
-  /** the catalogue memo's row of the book: the same object until the book changes */
+  /** the kept row of the book: the same object until the book changes */
   book: BookRow;
+  /** the versions' moves seen by the request when it read the detail's parts (a kept answer is stored with it) */
+  seen: number;
   /**
-   * Two plans of the same `book` row with equal stamps have equal details but for `rank`. It holds the
-   * book's counts, of which every view (so every change of its readers) and rating moves one, and the
-   * version of readers' nicknames and avatars. Undefined without a catalogue memo: nothing to compare.
+   * The per-request facts the detail is made of besides the book row: its counts (every view, so every
+   * change of its readers, and every rating moves one). Two plans of the same row and tag, read while
+   * no version a kept detail depends on moved, have equal details but for `rank`.
    */
-  stamp: string | undefined;
+  tag: string;
   /** the caller's own rating, 0 for none */
   rank: number;
   /** the whole detail; its readers are read now */
@@ -57,26 +43,23 @@ export async function planBookDetail(
   openId?: string,
   visit = true,
 ): Promise<DetailPlan> {
-  const synced = await syncCatalog(ctx);
+  const view = await syncCatalog(ctx);
   const [book, user] = await Promise.all([
-    findBookSynced(ctx, fileName),
+    findBook(view, fileName),
     openId ? findUserKey(ctx, openId) : undefined,
   ]);
   const visits = user !== undefined && visit;
-  if (visits) await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
+  if (visits) {
+    await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
+    // the view just committed moved the commit version: the counts are read anew
+    view.afterWrite();
+  }
   const [stats, rank] = await Promise.all([
-    // the sync's stamp is older than the view just committed: the counts are checked anew
-    statsOf(ctx, book.id, visits ? commitStamp(ctx.db) : synced),
+    statsOf(ctx, view, book.id),
     user ? userRank(ctx.db, user.id, book.id) : 0,
   ]);
-  // read after the counts: a view committed in between makes the counts move past this stamp for good
-  const detail = () => detailWith(ctx, book, stats, rank);
-  const profiles = ctx.catalog?.profileVersion;
-  const stamp =
-    profiles === undefined
-      ? undefined
-      : `${profiles}:${stats.views}:${stats.readers}:${stats.ratingNum}:${stats.ratingAvg}`;
-  return { book, stamp, rank, detail };
+  const tag = `${stats.views}:${stats.readers}:${stats.ratingNum}:${stats.ratingAvg}`;
+  return { book, seen: view.seen, tag, rank, detail: () => detailWith(ctx, view, book, stats, rank) };
 }
 
 export async function bookDetail(
@@ -88,8 +71,14 @@ export async function bookDetail(
   return (await planBookDetail(ctx, fileName, openId, visit)).detail();
 }
 
-async function detailWith(ctx: ReaderContext, book: BookRow, stats: BookStats, rank: number) {
-  const readers = await readersOf(ctx, book.id);
+async function detailWith(
+  ctx: ReaderContext,
+  view: CatalogView,
+  book: BookRow,
+  stats: BookStats,
+  rank: number,
+) {
+  const readers = await readersOf(ctx, view, book.id);
   const figures = {
     readers,
     readerNum: stats.readers,
@@ -102,10 +91,10 @@ async function detailWith(ctx: ReaderContext, book: BookRow, stats: BookStats, r
 
 /** The detail-shaped object plus the flat and nested table of contents (decisions.md §3). */
 export async function bookContents(ctx: ReaderContext, fileName: string): Promise<BookContents> {
-  const synced = await syncCatalog(ctx);
-  const book = await findBookSynced(ctx, fileName);
-  const [stats, toc] = await Promise.all([statsOf(ctx, book.id, synced), findToc(ctx.db, book.id)]);
-  const detail = await detailWith(ctx, book, stats, 0);
+  const view = await syncCatalog(ctx);
+  const book = await findBook(view, fileName);
+  const [stats, toc] = await Promise.all([statsOf(ctx, view, book.id), findToc(ctx.db, book.id)]);
+  const detail = await detailWith(ctx, view, book, stats, 0);
   const contents = toContents(book.file_name, toc, ctx.urls);
   return { ...detail, contents, contentsTree: toContentsTree(contents) };
 }
@@ -116,6 +105,6 @@ export async function rateBook(
   input: { fileName: string; openId: string; rank: number },
 ) {
   const user = await registeredUser(ctx, input.openId);
-  const book = await findBook(ctx, input.fileName);
+  const book = await findBook(await syncCatalog(ctx), input.fileName);
   await write(ctx, (db) => saveRating(db, user.id, book.id, input.rank, ctx.now()));
 }

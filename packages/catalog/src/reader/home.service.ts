@@ -8,29 +8,21 @@ import type {
 } from '@readlib/contracts';
 import {
   type BookRow,
-  bookIdsInCategories,
+  categoriesOfBooks,
   categoryCounts,
   categoryCovers,
   engagedBookIds,
   hotKeywordsFromStats,
   randomBookIds,
   topKeywords,
-  userCategoryAffinity,
 } from '@readlib/data';
 import { toBookSummary, toCategoryItem, toHotSearchItem } from '../book.mapper.js';
 import type { PublicUrls } from '../urls.js';
 import { shelfOf } from './kept-reads.js';
-import { booksByIds, booksTopped, hotIds, randomRows, wellRatedIds, windowViewed } from './pools.js';
-import {
-  ACTIVITY_CACHE_TTL_MS,
-  AFFINITY_CACHE_TTL_MS,
-  CATALOG_CACHE_PREFIX,
-  CATALOG_CACHE_TTL_MS,
-  cached,
-  HOT_WINDOW_MS,
-  type ReaderContext,
-  syncCatalog,
-} from './reader-context.js';
+import { topCategories } from './liked-categories.js';
+import { booksTopped, hotIds, randomRows, wellRatedIds, windowViewed } from './pools.js';
+import { HOT_WINDOW_MS, type ReaderContext, syncCatalog } from './reader-context.js';
+import type { CatalogView } from './reader-keeps.js';
 import { sample, sampleFromLists } from './sample.js';
 import { findUserKey } from './user.service.js';
 
@@ -42,6 +34,8 @@ export const FREE_READ_POOL = 64;
 export const FREE_READ_ROUND_MS = 60_000;
 /** Newest books per liked category considered for a personal recommendation. */
 const PER_CATEGORY_POOL = 200;
+/** How many liked categories a personal recommendation draws from. */
+const LIKED_CATEGORIES = 3;
 
 /** A home page whose books are still rows: the route serialises each row once (HomeData otherwise). */
 export interface HomeRows extends Omit<HomeData, 'shelf' | 'recommend' | 'freeRead' | 'hotBook'> {
@@ -69,19 +63,19 @@ export async function homeRows(
   openId: string | undefined,
   banner: Banner,
 ): Promise<HomeRows> {
-  const [user, synced] = await Promise.all([openId ? findUserKey(ctx, openId) : undefined, syncCatalog(ctx)]);
+  const [user, view] = await Promise.all([openId ? findUserKey(ctx, openId) : undefined, syncCatalog(ctx)]);
   // the whole shelf in one read serves its newest books, its size and the recommendation's exclusions
-  const entries = user ? await shelfOf(ctx, user.id, synced) : [];
+  const entries = user ? (await shelfOf(ctx, view, user.id)).entries : [];
   const onShelf = new Set(entries.map((e) => e.book_id));
   const newest = entries.slice(0, HOME_SIZES.shelf).map((e) => e.book_id);
   const [shelf, recommend, freeRead, hotBook, category, hotSearch] = await Promise.all([
     // a book deleted since it was shelved is left out, as the shelf leaves it out
-    user ? booksByIds(ctx, newest) : [],
-    user ? recommendFor(ctx, user.id, onShelf) : wellRatedBatch(ctx),
-    homeFreeRead(ctx),
-    topHotBooks(ctx),
-    categoryListSynced(ctx),
-    topSearch(ctx),
+    user ? view.booksByIds(newest) : [],
+    user ? recommendFor(ctx, view, user.id, onShelf) : wellRatedBatch(ctx, view),
+    homeFreeRead(ctx, view),
+    topHotBooks(ctx, view),
+    categoryListOf(ctx, view),
+    topSearch(ctx, view),
   ]);
   return { hotSearch, shelf, recommend, freeRead, hotBook, category, banner, shelfCount: entries.length };
 }
@@ -93,120 +87,107 @@ export async function homeRows(
  */
 export async function warmHome(ctx: ReaderContext, banner: Banner): Promise<void> {
   const home = await homeRows(ctx, undefined, banner);
-  const categories = home.category.map((c) => c.category);
-  await ctx.catalog?.newestListsOf(ctx.db, categories, PER_CATEGORY_POOL);
+  const view = await syncCatalog(ctx);
+  await view.newestListsOf(
+    home.category.map((c) => c.category),
+    PER_CATEGORY_POOL,
+  );
 }
 
-/** userCategoryAffinity, counted in memory from the engaged books' ids once every book's category is. */
-async function likedCategories(ctx: ReaderContext, userId: number): Promise<number[]> {
-  const index = ctx.catalog?.categories;
-  if (index?.ready(ctx.db)) {
-    const ids = await engagedBookIds(ctx.db, userId);
-    // the memo may have forgotten everything meanwhile (a change past its log): then ask SQL
-    if (index.ready(ctx.db)) return index.topCategories(ids, 3);
-  }
-  return userCategoryAffinity(ctx.db, userId, 3);
+/**
+ * The categories a reader engaged with most (their liked categories): each book they engaged with
+ * counted in its category, from every book's category in memory once loaded, from the database before.
+ */
+async function likedCategories(ctx: ReaderContext, view: CatalogView, userId: number): Promise<number[]> {
+  const ids = await engagedBookIds(ctx.db, userId);
+  const index = view.bookCategories;
+  if (index.ready(ctx.db)) return topCategories(ids, (id) => index.of(id), LIKED_CATEGORIES);
+  const known = await categoriesOfBooks(ctx.db, ids);
+  return topCategories(ids, (id) => known.get(id), LIKED_CATEGORIES);
 }
 
 /** Favours the categories the user engaged with, never a book already on their shelf. */
 async function recommendFor(
   ctx: ReaderContext,
+  view: CatalogView,
   userId: number,
   onShelf: ReadonlySet<number>,
 ): Promise<BookRow[]> {
   const k = HOME_SIZES.recommend;
-  const categories = await cached(ctx, `user:${userId}:affinity`, AFFINITY_CACHE_TTL_MS, () =>
-    likedCategories(ctx, userId),
-  );
-  const newest = ctx.catalog
-    ? await ctx.catalog.newestListsOf(ctx.db, categories, PER_CATEGORY_POOL)
-    : [await bookIdsInCategories(ctx.db, categories, PER_CATEGORY_POOL)];
+  const categories = await view.likedCategories(userId, () => likedCategories(ctx, view, userId));
+  const newest = await view.newestListsOf(categories, PER_CATEGORY_POOL);
   const picked = sampleFromLists(newest, k, onShelf);
   if (picked.length < k) {
-    const pool = (await wellRatedIds(ctx)).filter((id) => !onShelf.has(id) && !picked.includes(id));
+    const pool = (await wellRatedIds(ctx, view)).filter((id) => !onShelf.has(id) && !picked.includes(id));
     picked.push(...sample(pool, k - picked.length));
   }
-  return booksTopped(ctx, picked, k, onShelf);
+  return booksTopped(view, picked, k, onShelf);
 }
 
 /** recommend/v2: a uniform draw from the well-rated and popular pool, topped up at random. */
 export async function recommendBatch(ctx: ReaderContext): Promise<BookSummary[]> {
-  await syncCatalog(ctx);
-  return (await wellRatedBatch(ctx)).map((r) => toBookSummary(r, ctx.urls));
+  const view = await syncCatalog(ctx);
+  return (await wellRatedBatch(ctx, view)).map((r) => toBookSummary(r, ctx.urls));
 }
 
-async function wellRatedBatch(ctx: ReaderContext): Promise<BookRow[]> {
+async function wellRatedBatch(ctx: ReaderContext, view: CatalogView): Promise<BookRow[]> {
   const k = HOME_SIZES.recommend;
-  return booksTopped(ctx, sample(await wellRatedIds(ctx), k), k);
+  return booksTopped(view, sample(await wellRatedIds(ctx, view), k), k);
 }
 
 /** freeRead/v2: a uniform draw from the whole catalogue. */
 export async function freeReadBatch(ctx: ReaderContext): Promise<BookSummary[]> {
-  await syncCatalog(ctx);
-  return (await randomRows(ctx, HOME_SIZES.freeRead)).map((r) => toBookSummary(r, ctx.urls));
+  const view = await syncCatalog(ctx);
+  return (await randomRows(view, HOME_SIZES.freeRead)).map((r) => toBookSummary(r, ctx.urls));
 }
 
 /**
  * Home: 4 books drawn from 64 drawn uniformly from the whole catalogue once a minute (and again after
- * every catalogue change). A draw from the whole catalogue per home page read 4 rows the memo seldom
- * held (it keeps a fifth of 100k books) and pushed other readers' books out of it. freeRead/v2, the
- * "another batch" button, still draws from the whole catalogue (decisions.md §3).
+ * every catalogue change). A draw from the whole catalogue per home page would read 4 rows the keep
+ * seldom holds (it keeps a fifth of 100k books) and push other readers' books out of it. freeRead/v2,
+ * the "another batch" button, still draws from the whole catalogue (decisions.md §3).
  */
-async function homeFreeRead(ctx: ReaderContext): Promise<BookRow[]> {
-  const catalog = ctx.catalog;
-  if (!catalog) return randomRows(ctx, HOME_SIZES.freeRead);
+async function homeFreeRead(ctx: ReaderContext, view: CatalogView): Promise<BookRow[]> {
   const k = HOME_SIZES.freeRead;
   const round = Math.floor(ctx.now() / FREE_READ_ROUND_MS);
-  const pool = await catalog.answer(`home:freeRead:${round}`, () =>
-    randomBookIds(ctx.db, FREE_READ_POOL, new Set(), catalog.bookCount),
+  const pool = await view.answer(`home:freeRead:${round}`, () =>
+    randomBookIds(ctx.db, FREE_READ_POOL, new Set(), view.bookCount),
   );
   // a book deleted since the pool was drawn is replaced by a uniform draw from the catalogue
-  return booksTopped(ctx, sample(pool, k), k);
+  return booksTopped(view, sample(pool, k), k);
 }
 
 /** Home: the most viewed books themselves, in order. */
-async function topHotBooks(ctx: ReaderContext): Promise<BookRow[]> {
+async function topHotBooks(ctx: ReaderContext, view: CatalogView): Promise<BookRow[]> {
   const k = HOME_SIZES.hotBook;
-  return booksTopped(ctx, (await hotIds(ctx, k)).slice(0, k), k);
+  return booksTopped(view, (await hotIds(ctx, view, k)).slice(0, k), k);
 }
 
 /** hotBook/v2: a uniform draw from the most viewed pool. */
 export async function hotBookBatch(ctx: ReaderContext): Promise<BookSummary[]> {
-  await syncCatalog(ctx);
+  const view = await syncCatalog(ctx);
   const k = HOME_SIZES.hotBook;
-  const rows = await booksTopped(ctx, sample(await hotIds(ctx, k), k), k);
+  const rows = await booksTopped(view, sample(await hotIds(ctx, view, k), k), k);
   return rows.map((r) => toBookSummary(r, ctx.urls));
 }
 
-/**
- * Every non-empty category with its count and two covers. Counting scans the (category_id, id) index,
- * so the list is cached under CATALOG_CACHE_PREFIX, which every book write invalidates.
- */
+/** Every non-empty category with its count and two covers (kept per catalogue version). */
 export async function categoryList(ctx: ReaderContext): Promise<CategoryItem[]> {
-  await syncCatalog(ctx);
-  return categoryListSynced(ctx);
+  return categoryListOf(ctx, await syncCatalog(ctx));
 }
 
-async function categoryListSynced(ctx: ReaderContext): Promise<CategoryItem[]> {
-  // every home page comes here: the read is passed inline, not named (tsx names a named arrow as it is
-  // made, ~0.3 µs)
-  return ctx.cache
-    ? ctx.cache.wrap(`${CATALOG_CACHE_PREFIX}categories`, CATALOG_CACHE_TTL_MS, () => readCategoryList(ctx))
-    : readCategoryList(ctx);
-}
-
-async function readCategoryList(ctx: ReaderContext): Promise<CategoryItem[]> {
-  const [counts, covers] = await Promise.all([categoryCounts(ctx.db), categoryCovers(ctx.db)]);
-  return counts.filter((c) => c.num > 0).map((c) => toCategoryItem(c, covers.get(c.id) ?? [], ctx.urls));
+function categoryListOf(ctx: ReaderContext, view: CatalogView): Promise<CategoryItem[]> {
+  return view.categoryList(async () => {
+    const [counts, covers] = await Promise.all([categoryCounts(ctx.db), categoryCovers(ctx.db)]);
+    return counts.filter((c) => c.num > 0).map((c) => toCategoryItem(c, covers.get(c.id) ?? [], ctx.urls));
+  });
 }
 
 /** The most searched keyword of the window, from the maintained per-keyword counts (search_stats). */
-async function topSearch(ctx: ReaderContext): Promise<HotSearch> {
+async function topSearch(ctx: ReaderContext, view: CatalogView): Promise<HotSearch> {
   const since = ctx.now() - HOT_WINDOW_MS;
-  const [top] = await cached(
-    ctx,
-    'activity:keyword',
-    ACTIVITY_CACHE_TTL_MS,
+  const [top] = await view.activity(
+    'keyword',
     async () => (await hotKeywordsFromStats(ctx.db, since, 1)) ?? (await topKeywords(ctx.db, since, 1)),
   );
   return top ? { num: top.count, keyword: top.keyword } : { num: 0, keyword: '' };
@@ -214,11 +195,7 @@ async function topSearch(ctx: ReaderContext): Promise<HotSearch> {
 
 /** GET /book/hot-search: the 10 most viewed books of the last 30 days, no fill (it is a ranking). */
 export async function hotSearchList(ctx: ReaderContext): Promise<HotSearchItem[]> {
-  const [top] = await Promise.all([windowViewed(ctx, HOT_SEARCH_LIST), syncCatalog(ctx)]);
-  return (
-    await booksByIds(
-      ctx,
-      top.map((t) => t.bookId),
-    )
-  ).map(toHotSearchItem);
+  const view = await syncCatalog(ctx);
+  const top = await windowViewed(ctx, view, HOT_SEARCH_LIST);
+  return (await view.booksByIds(top.map((t) => t.bookId))).map(toHotSearchItem);
 }

@@ -20,6 +20,9 @@ export class NewestLists {
   private readonly reading = new Map<number, { generation: number; per: number; ids: Promise<number[]> }>();
   private generation = 0;
 
+  /** @param keep false: every list is read every time */
+  constructor(private readonly keep = true) {}
+
   /** The list itself when it is no longer than `per` (read-only, changed in place by `apply`). */
   async ids(db: Kysely<Database>, categoryId: number, per: number): Promise<readonly number[]> {
     const hit = this.lists.get(categoryId);
@@ -36,7 +39,7 @@ export class NewestLists {
     try {
       const read = await ids;
       // a list read across a change might miss it: used for this answer, not kept
-      if (generation === this.generation) this.lists.set(categoryId, { per, ids: read });
+      if (generation === this.generation && this.keep) this.lists.set(categoryId, { per, ids: read });
       return read;
     } finally {
       if (this.reading.get(categoryId)?.ids === ids) this.reading.delete(categoryId);

@@ -25,6 +25,8 @@ export class PopularValuesMemo {
   private readonly lastStart = new Map<ValueField, number>();
 
   constructor(
+    /** false: values are never read, so callers always ask the index */
+    private readonly keep = true,
     private readonly max = 5_000,
     private readonly minIntervalMs = 1_000,
     private readonly now: () => number = () => performance.now(),
@@ -49,6 +51,7 @@ export class PopularValuesMemo {
   }
 
   private start(db: Kysely<Database>, field: ValueField): void {
+    if (!this.keep) return;
     const last = this.lastStart.get(field);
     if (this.loading.has(field) || (last !== undefined && this.now() - last < this.minIntervalMs)) return;
     this.lastStart.set(field, this.now());

@@ -19,13 +19,8 @@ import {
 import { toBookSummary } from '../book.mapper.js';
 import { givenText } from '../filters.js';
 import { paging } from '../paging.js';
-import {
-  CATALOG_CACHE_PREFIX,
-  CATALOG_CACHE_TTL_MS,
-  type ReaderContext,
-  syncCatalog,
-  write,
-} from './reader-context.js';
+import { type ReaderContext, syncCatalog, write } from './reader-context.js';
+import type { CatalogView } from './reader-keeps.js';
 
 const GROUP_MAX = 10;
 
@@ -38,21 +33,22 @@ export interface SearchInput {
 
 /**
  * Keyword search over title, author, publisher and category name; every search is logged (decisions.md §3).
- * The answer depends on the catalogue alone, so the memo keeps it for its catalogue version, which a
- * book write in any process moves (CatalogMemo.sync): a keyword searched again (readers search the
- * same few words) is answered without its index queries until the catalogue changes. The log is
+ * The answer depends on the catalogue alone, so it is kept for its catalogue version, which a book
+ * write in any process moves: a keyword searched again (readers search the same few words) is answered
+ * without its index queries until the catalogue changes. The log is
  * written for every search, except with `log: false` (a HEAD request, which searches nothing for a reader).
  */
 export async function search(ctx: ReaderContext, input: SearchInput, log = true): Promise<SearchResult> {
   const keyword = input.keyword.trim();
   if (!keyword) throw invalid('keyword must not be blank');
-  await syncCatalog(ctx);
+  const view = await syncCatalog(ctx);
   const page = paging(input.page, input.pageSize);
-  const compute = () => answer(ctx, keyword, page);
+  const compute = () => answer(ctx, view, keyword, page);
   // pages of the default size or less: a page of 100 would hold five times the memory per answer
-  const keep = ctx.catalog && page.limit <= PAGE_SIZE_DEFAULT ? ctx.catalog : undefined;
   const [result] = await Promise.all([
-    keep ? keep.answer(`search:${page.offset}:${page.limit}:${keyword}`, compute) : compute(),
+    page.limit <= PAGE_SIZE_DEFAULT
+      ? view.answer(`search:${page.offset}:${page.limit}:${keyword}`, compute)
+      : compute(),
     log ? write(ctx, (db) => logSearch(db, keyword, input.openId || null, ctx.now())) : undefined,
   ]);
   return result;
@@ -60,20 +56,19 @@ export async function search(ctx: ReaderContext, input: SearchInput, log = true)
 
 async function answer(
   ctx: ReaderContext,
+  view: CatalogView,
   keyword: string,
   page: { offset: number; limit: number },
 ): Promise<SearchResult> {
-  // category names change only with the catalogue (a new category comes with its first book): the memo
-  // keeps them for its version instead of every search reading and folding the table (~15 µs)
-  const names = ctx.catalog
-    ? await ctx.catalog.answer('category-names', () => foldedCategoryNames(ctx.db))
-    : await foldedCategoryNames(ctx.db);
+  // category names change only with the catalogue (a new category comes with its first book): kept
+  // for its version instead of every search reading and folding the table
+  const names = await view.answer('category-names', () => foldedCategoryNames(ctx.db));
   const categoryIds = categoryIdsIn(names, keyword);
   const [books, authors, publishers, categories] = await Promise.all([
     searchBooks(ctx.db, keyword, page, categoryIds),
-    facet(ctx, keyword, 'author'),
-    facet(ctx, keyword, 'publisher'),
-    matchingCategories(ctx, categoryIds),
+    facet(ctx, view, keyword, 'author'),
+    facet(ctx, view, keyword, 'publisher'),
+    matchingCategories(ctx, view, categoryIds),
   ]);
   return {
     author: authors.map((a) => ({ author: a.value })),
@@ -86,14 +81,14 @@ async function answer(
 
 /**
  * The author or publisher values containing the keyword, most books first. A common keyword is answered
- * from the most frequent values the memo keeps (at a million books the index query sorted up to 17k
+ * from the most frequent values kept in memory (at a million books the index query sorted up to 17k
  * matching authors: 0.4 ms on average, 6 ms for "son", and a publisher facet paid for the matching
  * authors too); when those hold fewer than GROUP_MAX matches and are not all the values, the index
- * answers, as it does until the memo has read the values of the current catalogue version. The memo's
- * values are a prefix of the facets' order, so its first matches are the index's.
+ * answers, as it does until the values of the current facet version are read. The kept values are a
+ * prefix of the facets' order, so their first matches are the index's.
  */
-async function facet(ctx: ReaderContext, keyword: string, field: 'author' | 'publisher') {
-  const popular = ctx.catalog?.popular.get(ctx.db, field);
+async function facet(ctx: ReaderContext, view: CatalogView, keyword: string, field: 'author' | 'publisher') {
+  const popular = view.popular.get(ctx.db, field);
   if (popular) {
     const hits = popular.matcher.matches(keyword, GROUP_MAX).map((i) => popular.values[i]!);
     if (hits.length === GROUP_MAX || popular.complete) return hits;
@@ -105,11 +100,8 @@ async function facet(ctx: ReaderContext, keyword: string, field: 'author' | 'pub
  * Categories whose name contains the keyword (matched in the database by the caller), most books
  * first: the counts come from the per-category counts every book write invalidates (no count per search).
  */
-async function matchingCategories(ctx: ReaderContext, ids: number[]) {
-  const counts = () => categoryCounts(ctx.db);
-  const all = await (ctx.cache
-    ? ctx.cache.wrap(`${CATALOG_CACHE_PREFIX}counts`, CATALOG_CACHE_TTL_MS, counts)
-    : counts());
+async function matchingCategories(ctx: ReaderContext, view: CatalogView, ids: number[]) {
+  const all = await view.categoryCounts(() => categoryCounts(ctx.db));
   const wanted = new Set(ids);
   return all
     .filter((c) => wanted.has(c.id))
@@ -120,7 +112,7 @@ async function matchingCategories(ctx: ReaderContext, ids: number[]) {
 
 /**
  * Filters sent are combined with AND; blank ones count as not sent; none sent is error_code 2. Like a
- * search, a page depends on the catalogue alone: the memo keeps pages of the default size or less for
+ * search, a page depends on the catalogue alone: pages of the default size or less are kept for
  * their catalogue version (a category's first pages are read by every reader who opens it).
  */
 export async function listBooks(ctx: ReaderContext, query: SearchListQuery): Promise<BookSummary[]> {
@@ -142,10 +134,9 @@ export async function listBooks(ctx: ReaderContext, query: SearchListQuery): Pro
   }
   const page = paging(query.page, query.pageSize);
   const compute = async () => (await searchList(ctx.db, filter, page)).map((r) => toBookSummary(r, ctx.urls));
-  await syncCatalog(ctx);
-  const keep = ctx.catalog && page.limit <= PAGE_SIZE_DEFAULT ? ctx.catalog : undefined;
+  const view = await syncCatalog(ctx);
   // the filter's keys are set in one order above: equal filters, equal keys
-  return keep
-    ? keep.answer(`list:${page.offset}:${page.limit}:${JSON.stringify(filter)}`, compute)
+  return page.limit <= PAGE_SIZE_DEFAULT
+    ? view.answer(`list:${page.offset}:${page.limit}:${JSON.stringify(filter)}`, compute)
     : compute();
 }

@@ -1,23 +1,23 @@
 import type { ShelfEntry, ShelfParam } from '@readlib/contracts';
-import { listShelf, removeShelf, type ShelfRow, saveShelf } from '@readlib/data';
+import { removeShelf, type ShelfRow, saveShelf } from '@readlib/data';
 import { toShelfEntry } from '../book.mapper.js';
-import type { PublicUrls } from '../urls.js';
-import { findBook, findBookSynced } from './book.service.js';
-import { type ShelfEntryKey, shelfOf } from './kept-reads.js';
-import { booksByIds } from './pools.js';
+import { findBook } from './book.service.js';
+import { shelfOf } from './kept-reads.js';
 import { type ReaderContext, syncCatalog, write } from './reader-context.js';
+import type { CatalogView } from './reader-keeps.js';
 import { findUserKey, registeredUser, type UserKey } from './user.service.js';
 
 /**
- * A shelf's answer, with what it depends on. Equal stamps mean equal answers for the same user: the
- * stamp names the catalogue version the books are read at (every book write moves it) and each entry
- * (book and time, in order), which are read on every request.
+ * A shelf's answer, with what it depends on: the catalogue (the books' rows) and the user's entries
+ * (book and time, in order), which are read on every request and are the answer's tag.
  */
 export interface ShelfPlan {
   /** the caller's user id; undefined for an unregistered openId */
   userId?: number;
-  /** undefined when nothing may be reused: no catalogue memo, a change being applied, one book asked */
-  stamp?: string;
+  /** the versions' moves seen by the request that read the entries (what a kept answer is stored with) */
+  seen: number;
+  /** the entries as text; undefined when one book is asked for (such an answer is not kept) */
+  tag?: string;
   entries(): Promise<ShelfEntry[]>;
 }
 
@@ -26,63 +26,31 @@ export interface ShelfPlan {
  * An unregistered openId has an empty shelf; an unknown fileName is error_code 1.
  */
 export async function planShelf(ctx: ReaderContext, openId: string, fileName?: string): Promise<ShelfPlan> {
-  const synced = await syncCatalog(ctx);
+  const view = await syncCatalog(ctx);
   const [book, user] = await Promise.all([
-    fileName ? findBookSynced(ctx, fileName) : undefined,
+    fileName ? findBook(view, fileName) : undefined,
     findUserKey(ctx, openId),
   ]);
-  if (!user) return { entries: async () => [] };
-  if (!ctx.catalog) {
-    const opts = book ? { bookId: book.id } : {};
-    return {
-      userId: user.id,
-      entries: async () => toEntries(await listShelf(ctx.db, user.id, opts), ctx.urls),
-    };
-  }
-  // with a memo only the entries are read and the books come from it (a shelf of ten books read in one
-  // join cost ~0.2 ms at 100k books, mostly decoding the same book rows again); the version is taken
-  // before either is read: they are of this version or a later one
-  const version = ctx.catalog.syncedVersion;
-  const shelf = await shelfOf(ctx, user.id, synced);
-  const entries = book ? shelf.filter((e) => e.book_id === book.id) : shelf;
-  const stamp = book || version < 0 ? undefined : `${version}|${entriesStamp(shelf)}`;
+  if (!user) return { seen: view.seen, entries: async () => [] };
+  // only the entries are read and the books come from the keep (a shelf of ten books read in one join
+  // would decode the same book rows again)
+  const shelf = await shelfOf(ctx, view, user.id);
+  const entries = book ? shelf.entries.filter((e) => e.book_id === book.id) : shelf.entries;
   return {
     userId: user.id,
-    stamp,
-    entries: async () => toEntries(await shelfRowsOf(ctx, user, entries), ctx.urls),
+    seen: view.seen,
+    ...(book ? {} : { tag: shelf.tag }),
+    entries: async () => (await shelfRowsOf(view, user, entries)).map((r) => toShelfEntry(r, ctx.urls)),
   };
-}
-
-function toEntries(rows: ShelfRow[], urls: PublicUrls): ShelfEntry[] {
-  return rows.map((r) => toShelfEntry(r, urls));
-}
-
-/** Each kept shelf's entries as text, built once per array (a kept shelf is the same array until read again). */
-const entriesStamps = new WeakMap<readonly ShelfEntryKey[], string>();
-
-function entriesStamp(entries: readonly ShelfEntryKey[]): string {
-  let text = entriesStamps.get(entries);
-  if (text === undefined) {
-    text = entries.map((e) => `${e.book_id}.${e.created_at}`).join(',');
-    entriesStamps.set(entries, text);
-  }
-  return text;
 }
 
 /** The books of shelf entries already read, in the entries' order (a book deleted since is left out). */
 export async function shelfRowsOf(
-  ctx: ReaderContext,
+  view: CatalogView,
   user: UserKey,
   entries: ReadonlyArray<{ book_id: number; created_at: number }>,
 ): Promise<ShelfRow[]> {
-  const books = new Map(
-    (
-      await booksByIds(
-        ctx,
-        entries.map((e) => e.book_id),
-      )
-    ).map((b) => [b.id, b]),
-  );
+  const books = new Map((await view.booksByIds(entries.map((e) => e.book_id))).map((b) => [b.id, b]));
   return entries.flatMap((e) => {
     const book = books.get(e.book_id);
     return book ? [{ ...book, open_id: user.open_id, shelved_at: e.created_at }] : [];
@@ -92,13 +60,13 @@ export async function shelfRowsOf(
 /** Idempotent: a book is on a shelf at most once. */
 export async function addToShelf(ctx: ReaderContext, p: ShelfParam): Promise<void> {
   const user = await registeredUser(ctx, p.openId);
-  const book = await findBook(ctx, p.fileName);
+  const book = await findBook(await syncCatalog(ctx), p.fileName);
   await write(ctx, (db) => saveShelf(db, user.id, book.id, ctx.now()));
 }
 
 /** Removing a book that is not on the shelf succeeds. */
 export async function removeFromShelf(ctx: ReaderContext, p: ShelfParam): Promise<void> {
   const user = await registeredUser(ctx, p.openId);
-  const book = await findBook(ctx, p.fileName);
+  const book = await findBook(await syncCatalog(ctx), p.fileName);
   await write(ctx, (db) => removeShelf(db, user.id, book.id));
 }

@@ -24,15 +24,12 @@ export type UserKey = Pick<User, 'id' | 'open_id'>;
 
 /**
  * The registered user of an openId, or undefined. The id of a registered openId never changes and users
- * are never deleted, so it is kept once read (in the context's map): a detail, home page or shelf then
- * reads no user row. Unknown openIds are read every time: they may register at any moment.
+ * are never deleted, so it is kept once read: a detail, home page or shelf then reads no user row.
+ * Unknown openIds are read every time: they may register at any moment.
  */
 export async function findUserKey(ctx: ReaderContext, openId: string): Promise<UserKey | undefined> {
-  const kept = ctx.userIds?.get(openId);
-  if (kept !== undefined) return { id: kept, open_id: openId };
-  const user = await findUserByOpenId(ctx.db, openId);
-  if (user) ctx.userIds?.set(openId, user.id);
-  return user;
+  const id = await ctx.keeps.userId(openId, async () => (await findUserByOpenId(ctx.db, openId))?.id);
+  return id === undefined ? undefined : { id, open_id: openId };
 }
 
 /** Writes (shelf, rank) need a registered openId: error_code 4 otherwise (decisions.md §2). */

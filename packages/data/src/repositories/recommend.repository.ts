@@ -68,3 +68,17 @@ export async function bookCategoryPage(
     .limit(limit)
     .execute();
 }
+
+/** The category of each of these books that exists (a deleted one has none). */
+export async function categoriesOfBooks(
+  db: Kysely<Database>,
+  ids: readonly number[],
+): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('books')
+    .select(['id', 'category_id'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.category_id]));
+}

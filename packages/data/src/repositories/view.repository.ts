@@ -6,7 +6,6 @@ import { longRead } from '../sqlite-read-worker.js';
 import { inTransaction } from '../write-batcher.js';
 import { countBookView } from './activity-stats.repository.js';
 import { numberKey } from './group-keys.js';
-import { engagedBooks } from './recommend.repository.js';
 
 /**
  * A detail view: one log row (screens), the latest view per reader (readers), and the book's view counts
@@ -141,22 +140,4 @@ export async function countViews(db: Kysely<Database>, since?: number, until?: n
   if (since !== undefined) q = q.where('created_at', '>=', since);
   if (until !== undefined) q = q.where('created_at', '<', until);
   return Number((await q.executeTakeFirstOrThrow()).n);
-}
-
-/** Categories the user engaged with (views, ratings, shelf), strongest first: drives personal recommend. */
-export async function userCategoryAffinity(
-  db: Kysely<Database>,
-  userId: number,
-  limit = 3,
-): Promise<number[]> {
-  const rows = await db
-    .selectFrom(engagedBooks(db, userId).as('engaged'))
-    .innerJoin('books', 'books.id', 'engaged.book_id')
-    .select(['books.category_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('books.category_id')
-    .orderBy('n', 'desc')
-    .orderBy('books.category_id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.category_id);
 }

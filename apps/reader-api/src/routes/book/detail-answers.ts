@@ -1,5 +1,5 @@
-import { BoundedMap, type DetailPlan } from '@readlib/catalog';
-import type { BookRow } from '@readlib/data';
+import { Keep, type Versions } from '@readlib/cache';
+import type { DetailPlan, ReaderVersion } from '@readlib/catalog';
 import type { FastifyReply } from 'fastify';
 import { keptBytes, ok, sendJson } from '../route-options.js';
 
@@ -11,22 +11,29 @@ const RANK_MARK = -2_147_483_647;
 const MARK = `"rank":${RANK_MARK}`;
 
 interface Answer {
-  book: BookRow;
-  stamp: string;
   /** UTF-8 bytes: kept as text, a detail was measured and encoded again on every request */
   head: Buffer;
   tail: Buffer;
 }
 
 /**
- * The serialised detail of each book, kept while its plan's book row and stamp stay the same and
- * shared by every caller, with the caller's own rank put in its place. A detail otherwise reads its ten
- * latest readers and serialises ~1.6 KB per request: most of its cost once the book row is in memory.
- * Any change a detail shows moves the stamp or replaces the row (DetailPlan), in whichever process it
- * was made, so nothing kept outlives a committed change.
+ * The serialised detail of each book, shared by every caller with the caller's own rank put in its
+ * place. It depends on the book's row (the catalogue version, keyed by book), on readers' nicknames
+ * and avatars (the profiles version), and on the book's counts, which are read on every request and
+ * are the entry's tag: every view (so every change of its ten readers) and every rating moves one.
  */
 export class DetailAnswers {
-  private readonly answers = new BoundedMap<number, Answer>(DETAIL_ANSWERS_KEPT);
+  private readonly answers: Keep<ReaderVersion, number, Answer>;
+
+  constructor(versions: Versions<ReaderVersion>) {
+    this.answers = new Keep(versions, {
+      name: 'book details, serialised',
+      key: "book id; tagged with the book's counts",
+      dependsOn: ['catalog', 'profiles'],
+      keyedBy: 'catalog',
+      max: DETAIL_ANSWERS_KEPT,
+    });
+  }
 
   /** Sends the detail envelope, serialised with the route's response schema on a miss. */
   async send(reply: FastifyReply, plan: DetailPlan): Promise<FastifyReply> {
@@ -34,22 +41,17 @@ export class DetailAnswers {
   }
 
   private async answer(reply: FastifyReply, plan: DetailPlan): Promise<string | Buffer> {
-    const kept = this.answers.get(plan.book.id);
-    if (kept && kept.book === plan.book && kept.stamp === plan.stamp) return spliced(kept, plan.rank);
+    const kept = this.answers.get(plan.book.id, plan.tag);
+    if (kept) return spliced(kept, plan.rank);
     const detail = await plan.detail();
     const json = reply.serialize(ok({ ...detail, rank: RANK_MARK })) as string;
     // the schema serialises every field it declares, rank included; should it ever not, keep nothing
     if (!json.includes(MARK)) return reply.serialize(ok({ ...detail, rank: plan.rank })) as string;
-    // both halves in one buffer: a registered reader's view moves the stamp, so this runs per view
+    // both halves in one buffer: a registered reader's view moves the counts, so this runs per view
     const bytes = keptBytes(json);
     const at = bytes.indexOf(MARK);
-    const answer = {
-      book: plan.book,
-      stamp: plan.stamp ?? '',
-      head: bytes.subarray(0, at),
-      tail: bytes.subarray(at + MARK.length),
-    };
-    if (plan.stamp !== undefined) this.answers.set(plan.book.id, answer);
+    const answer = { head: bytes.subarray(0, at), tail: bytes.subarray(at + MARK.length) };
+    this.answers.set(plan.book.id, answer, plan.seen, plan.tag);
     return spliced(answer, plan.rank);
   }
 }

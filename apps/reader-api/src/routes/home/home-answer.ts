@@ -1,4 +1,5 @@
-import { type HomeRows, type PublicUrls, toBookSummary } from '@readlib/catalog';
+import { Derived, Keep, type Versions } from '@readlib/cache';
+import { type HomeRows, type PublicUrls, type ReaderVersion, toBookSummary } from '@readlib/catalog';
 import type { Banner, CategoryItem } from '@readlib/contracts';
 import type { BookRow } from '@readlib/data';
 import type { FastifyReply } from 'fastify';
@@ -25,16 +26,30 @@ const CATEGORY = Buffer.from('],"category":');
  * besides ~3 µs of joining), and Node measured the text once more for its length.
  */
 export class HomeAnswers {
-  private readonly books = new WeakMap<BookRow, Buffer>();
-  /** the top keyword last sent: a new object on every page, the same words for seconds at a time */
-  private hot: { num: number; keyword: string; bytes: Buffer } | undefined;
-  private readonly lists = new WeakMap<object, string>();
+  private readonly books: Derived<ReaderVersion, BookRow, Buffer>;
+  /** the top keyword, tagged with its words and count: the same for seconds at a time */
+  private readonly hot: Keep<ReaderVersion, '', Buffer>;
+  private readonly lists: Derived<ReaderVersion, object, string>;
   /** per category list: `<list>,"banner":<banner>,"shelfCount":` as bytes, for the banner it was made with */
-  private readonly tails = new WeakMap<object, { banner: Banner; bytes: Buffer }>();
+  private readonly tails: Derived<ReaderVersion, object, { banner: Banner; bytes: Buffer }>;
   /** per category list: the whole envelope of GET /book/category/list/v2, as bytes */
-  private readonly listAnswers = new WeakMap<object, Buffer>();
+  private readonly listAnswers: Derived<ReaderVersion, object, Buffer>;
 
-  constructor(private readonly urls: PublicUrls) {}
+  constructor(
+    private readonly urls: PublicUrls,
+    private readonly versions: Versions<ReaderVersion>,
+  ) {
+    this.books = new Derived(versions, 'book summaries, serialised', 'book rows');
+    this.hot = new Keep(versions, {
+      name: 'top keyword, serialised',
+      key: '-; tagged with the keyword and its count',
+      dependsOn: [],
+      max: 1,
+    });
+    this.lists = new Derived(versions, 'category list, serialised', 'category list');
+    this.tails = new Derived(versions, 'category list with the banner, serialised', 'category list');
+    this.listAnswers = new Derived(versions, 'category list envelope, serialised', 'category list');
+  }
 
   send(reply: FastifyReply, home: HomeRows): FastifyReply {
     return sendJson(reply, this.bytes(home));
@@ -42,12 +57,10 @@ export class HomeAnswers {
 
   /** GET /book/category/list/v2: the list alone, the same text the home pages hold. */
   sendCategories(reply: FastifyReply, list: CategoryItem[]): FastifyReply {
-    let bytes = this.listAnswers.get(list);
-    if (bytes === undefined) {
-      bytes = keptBytes(`${HEAD}${this.kept(list)}}`);
-      this.listAnswers.set(list, bytes);
-    }
-    return sendJson(reply, bytes);
+    return sendJson(
+      reply,
+      this.listAnswers.of(list, () => keptBytes(`${HEAD}${this.kept(list)}}`)),
+    );
   }
 
   /** The home envelope as text (what `send` sends as bytes). */
@@ -81,15 +94,16 @@ export class HomeAnswers {
   }
 
   private hotSearch({ num, keyword }: HomeRows['hotSearch']): Buffer {
-    const kept = this.hot;
-    if (kept !== undefined && kept.num === num && kept.keyword === keyword) return kept.bytes;
+    const tag = `${num}:${keyword}`;
+    const kept = this.hot.get('', tag);
+    if (kept !== undefined) return kept;
     const bytes = keptBytes(JSON.stringify({ num, keyword }));
-    this.hot = { num, keyword, bytes };
+    this.hot.set('', bytes, this.versions.seen, tag);
     return bytes;
   }
 
   private tail(list: object, banner: Banner): Buffer {
-    const kept = this.tails.get(list);
+    const kept = this.tails.peek(list);
     if (kept !== undefined && kept.banner === banner) return kept.bytes;
     const b = banner;
     const json = JSON.stringify({ img: b.img, title: b.title, subTitle: b.subTitle, url: b.url });
@@ -99,20 +113,10 @@ export class HomeAnswers {
   }
 
   private summary(row: BookRow): Buffer {
-    let bytes = this.books.get(row);
-    if (bytes === undefined) {
-      bytes = keptBytes(JSON.stringify(toBookSummary(row, this.urls)));
-      this.books.set(row, bytes);
-    }
-    return bytes;
+    return this.books.of(row, (r) => keptBytes(JSON.stringify(toBookSummary(r, this.urls))));
   }
 
   private kept(list: object): string {
-    let json = this.lists.get(list);
-    if (json === undefined) {
-      json = JSON.stringify(list);
-      this.lists.set(list, json);
-    }
-    return json;
+    return this.lists.of(list, (l) => JSON.stringify(l));
   }
 }

@@ -12,7 +12,7 @@ import { HomeAnswers } from './home-answer.js';
 
 /** Home page and its "another batch" sections (spec §4.1, §4.2; decisions.md §3). */
 export const homeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx, config }) => {
-  const homes = new HomeAnswers(ctx.urls);
+  const homes = new HomeAnswers(ctx.urls, ctx.keeps.versions);
   serve(app, 'getHome', async (req, reply) =>
     homes.send(reply, await homeRows(ctx, req.query.openId, config.banner)),
   );

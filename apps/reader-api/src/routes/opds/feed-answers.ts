@@ -56,10 +56,10 @@ export class OpdsAnswers {
   async send<T>(req: FastifyRequest, reply: FastifyReply, answer: OpdsAnswer<T>): Promise<FastifyReply> {
     const { ctx } = this;
     const { plan } = answer;
-    const memo = ctx.catalog;
-    const version = memo?.syncedVersion ?? -1;
+    // read before anything is built: what is built after it is of this version or a later one
+    const version = ctx.keeps.versions.valueOf('catalog');
     const etag =
-      version >= 0
+      version !== undefined
         ? `W/"${this.site}.${version}${plan.variant === undefined ? '' : `.${digest(plan.variant)}`}"`
         : undefined;
     // apps keep feeds and ask again: they may store them, but must revalidate before reuse
@@ -73,7 +73,7 @@ export class OpdsAnswers {
       const body = keptBytes(answer.render(value, builtAt));
       return { body, builtAt, lastModified: new Date(builtAt).toUTCString() };
     };
-    const made = memo && etag ? await memo.answer(`opds:${answer.key}:${plan.key}`, build) : await build();
+    const made = etag ? await plan.view.answer(`opds:${answer.key}:${plan.key}`, build) : await build();
     if (plan.variant === undefined && etag && second(answer.startedAt) > second(made.builtAt)) {
       reply.header('last-modified', made.lastModified);
       // If-Modified-Since counts only without If-None-Match (RFC 9110 §13.1.3)

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { findBook, type ReaderContext } from '@readlib/catalog';
+import { findBook, type ReaderContext, syncCatalog } from '@readlib/catalog';
 import { AppError } from '@readlib/contracts';
 import { isSafeStorePath } from '@readlib/epub';
 import { failure } from '@readlib/http';
@@ -129,7 +129,7 @@ const STORED_EPUB = /^epub\/([^/]+)\.epub$/;
 /** The title of the book stored under this name; undefined for a file no book names. */
 async function bookTitle(ctx: ReaderContext, fileName: string): Promise<string | undefined> {
   try {
-    return (await findBook(ctx, fileName)).title;
+    return (await findBook(await syncCatalog(ctx), fileName)).title;
   } catch (err) {
     if (err instanceof AppError && err.kind === 'not_found') return undefined;
     throw err;

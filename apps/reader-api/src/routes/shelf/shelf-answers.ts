@@ -1,25 +1,30 @@
-import { BoundedMap, type ShelfPlan } from '@readlib/catalog';
+import { Keep, type Versions } from '@readlib/cache';
+import type { ReaderVersion, ShelfPlan } from '@readlib/catalog';
 import type { FastifyReply } from 'fastify';
 import { keptBytes, ok, sendJson } from '../route-options.js';
 
-/** Users whose serialised shelf is kept. */
-export const SHELF_ANSWERS_KEPT = 5_000;
-/** Longer answers (~35 books and up) are serialised every time: the memory bound stays ~80 MB. */
-export const SHELF_ANSWER_MAX_BYTES = 16_384;
-
-interface Answer {
-  stamp: string;
-  bytes: Buffer;
-}
+/** Bytes of serialised shelves kept, all users together. */
+export const SHELF_ANSWERS_BYTES = 80 * 1024 * 1024;
 
 /**
- * The serialised shelf of each user, reused while the plan's stamp (catalogue version and entries, read
- * on every request) stays the same. A shelf otherwise looks up or reads ten book rows, maps and
- * serialises ~4.5 KB per request, most of its cost once its entries are read. It is kept as UTF-8
- * bytes: kept as text, it was measured and encoded again on every request.
+ * The serialised shelf of each user. It depends on the books' rows (the catalogue version) and on the
+ * user's entries (book and time, in order), which are read on every request and are the entry's tag.
+ * A shelf otherwise looks up ten book rows, maps and serialises ~4.5 KB per request, most of its cost
+ * once its entries are read. Kept as UTF-8 bytes, weighed by their length against one budget.
  */
 export class ShelfAnswers {
-  private readonly answers = new BoundedMap<number, Answer>(SHELF_ANSWERS_KEPT);
+  private readonly answers: Keep<ReaderVersion, number, Buffer>;
+
+  constructor(versions: Versions<ReaderVersion>, maxBytes = SHELF_ANSWERS_BYTES) {
+    this.answers = new Keep(versions, {
+      name: 'shelves, serialised',
+      key: "user id; tagged with the user's entries",
+      dependsOn: ['catalog'],
+      max: maxBytes,
+      weigh: (bytes) => bytes.length,
+      unit: 'bytes',
+    });
+  }
 
   /** Sends the shelf envelope, serialised with the route's response schema on a miss. */
   async send(reply: FastifyReply, plan: ShelfPlan): Promise<FastifyReply> {
@@ -27,18 +32,12 @@ export class ShelfAnswers {
   }
 
   private async answer(reply: FastifyReply, plan: ShelfPlan): Promise<string | Buffer> {
-    const { userId, stamp } = plan;
-    const kept = userId === undefined ? undefined : this.answers.get(userId);
-    if (kept && kept.stamp === stamp) return kept.bytes;
-    const json = reply.serialize(ok(await plan.entries())) as string;
-    if (userId === undefined || stamp === undefined) return json;
-    // UTF-8 takes at least a byte a character: text longer than the bound is not encoded to be dropped
-    const bytes = json.length <= SHELF_ANSWER_MAX_BYTES ? keptBytes(json) : undefined;
-    if (bytes !== undefined && bytes.length <= SHELF_ANSWER_MAX_BYTES) {
-      this.answers.set(userId, { stamp, bytes });
-      return bytes;
-    }
-    this.answers.delete(userId);
-    return json;
+    const { userId, tag } = plan;
+    if (userId === undefined || tag === undefined) return reply.serialize(ok(await plan.entries())) as string;
+    const kept = this.answers.get(userId, tag);
+    if (kept) return kept;
+    const bytes = keptBytes(reply.serialize(ok(await plan.entries())) as string);
+    this.answers.set(userId, bytes, plan.seen, tag);
+    return bytes;
   }
 }

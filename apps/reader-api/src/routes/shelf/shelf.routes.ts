@@ -6,7 +6,7 @@ import { parseShelfParam } from './shelf-param.js';
 
 /** The user's shelf (spec §4.8; decisions.md §3). */
 export const shelfRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx }) => {
-  const shelves = new ShelfAnswers();
+  const shelves = new ShelfAnswers(ctx.keeps.versions);
   serve(app, 'getShelf', async (req, reply) =>
     shelves.send(reply, await planShelf(ctx, req.query.openId, req.query.fileName)),
   );

@@ -1,4 +1,5 @@
 import type { BookRow } from '@readlib/data';
+import type { CatalogView } from '../reader-keeps.js';
 
 /**
  * A feed of the OPDS catalogue as both dialects render it (OPDS 1.2 Atom, OPDS 2.0 JSON): what it
@@ -66,5 +67,7 @@ export type OpdsFeedRequest =
 export interface OpdsPlan<T> {
   key: string;
   variant?: string;
+  /** the request's view of the catalogue, through which the answer is kept */
+  view: CatalogView;
   build(): Promise<T>;
 }

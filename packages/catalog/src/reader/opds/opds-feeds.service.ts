@@ -8,10 +8,11 @@ import {
   searchList,
   type ValueField,
 } from '@readlib/data';
-import { findBookSynced } from '../book.service.js';
+import { findBook } from '../book.service.js';
 import { categoryList, HOME_SIZES } from '../home.service.js';
-import { booksByIds, hotIds } from '../pools.js';
+import { hotIds } from '../pools.js';
 import { type ReaderContext, syncCatalog, write } from '../reader-context.js';
+import type { CatalogView } from '../reader-keeps.js';
 import { search } from '../search.service.js';
 import type {
   FeedKind,
@@ -34,18 +35,23 @@ const enc = encodeURIComponent;
  * built once per version, as search-list pages are.
  */
 export async function planOpdsFeed(ctx: ReaderContext, req: OpdsFeedRequest): Promise<OpdsPlan<OpdsFeed>> {
-  await syncCatalog(ctx);
+  const view = await syncCatalog(ctx);
+  const byCatalogue = (key: string, build: () => Promise<OpdsFeed>): OpdsPlan<OpdsFeed> => ({
+    key,
+    view,
+    build,
+  });
   switch (req.feed) {
     case 'root':
-      return byCatalogue('root', () => root(ctx));
+      return byCatalogue('root', () => root(view));
     case 'new':
-      return byCatalogue(`new:${req.page}`, () => newBooks(ctx, req.page));
+      return byCatalogue(`new:${req.page}`, () => newBooks(ctx, view, req.page));
     case 'popular':
-      return popular(ctx, req.page);
+      return popular(ctx, view, req.page);
     case 'categories':
       return byCatalogue('categories', () => categories(ctx));
     case 'category':
-      return byCatalogue(`category:${req.id}:${req.page}`, () => category(ctx, req.id, req.page));
+      return byCatalogue(`category:${req.id}:${req.page}`, () => category(ctx, view, req.id, req.page));
     case 'authors':
     case 'publishers': {
       const field: ValueField = req.feed === 'authors' ? 'author' : 'publisher';
@@ -54,24 +60,28 @@ export async function planOpdsFeed(ctx: ReaderContext, req: OpdsFeedRequest): Pr
     case 'author':
     case 'publisher':
       return byCatalogue(`${req.feed}:${req.page}:${req.name}`, () =>
-        booksWithValue(ctx, req.feed, req.name, req.page),
+        booksWithValue(ctx, view, req.feed, req.name, req.page),
       );
     case 'search': {
       const query = req.query.trim();
       if (!query) throw invalid('query must not be blank');
-      return byCatalogue(`search:${req.page}:${query}`, () => searchFeed(ctx, query, req.page));
+      return byCatalogue(`search:${req.page}:${query}`, () => searchFeed(ctx, view, query, req.page));
     }
   }
 }
 
 /** One book as an OPDS publication; a book with nothing to download is not one (404). */
 export async function planOpdsPublication(ctx: ReaderContext, fileName: string): Promise<OpdsPlan<BookRow>> {
-  await syncCatalog(ctx);
-  return byCatalogue(`publication:${fileName}`, async () => {
-    const book = await findBookSynced(ctx, fileName);
-    if (!downloadable(book)) throw notFound('book');
-    return book;
-  });
+  const view = await syncCatalog(ctx);
+  return {
+    key: `publication:${fileName}`,
+    view,
+    build: async () => {
+      const book = await findBook(view, fileName);
+      if (!downloadable(book)) throw notFound('book');
+      return book;
+    },
+  };
 }
 
 /**
@@ -91,11 +101,7 @@ export function downloadable(book: BookRow): boolean {
   return book.file_path !== '' || /^https?:\/\//i.test(book.url);
 }
 
-function byCatalogue<T>(key: string, build: () => Promise<T>): OpdsPlan<T> {
-  return { key, build };
-}
-
-function root(ctx: ReaderContext): Promise<OpdsFeed> {
+function root(view: CatalogView): Promise<OpdsFeed> {
   const nav = (name: string, title: string, kind: FeedKind, rel: string, about: string | number) => ({
     id: `urn:readlib:feed:${name}`,
     title,
@@ -108,7 +114,7 @@ function root(ctx: ReaderContext): Promise<OpdsFeed> {
     title: 'Reading library',
     self: ROOT,
     navigation: [
-      nav('new', 'New books', 'acquisition', SORT_NEW, ctx.catalog?.bookCount ?? 'Newest first'),
+      nav('new', 'New books', 'acquisition', SORT_NEW, view.bookCount),
       nav('popular', 'Popular books', 'acquisition', SORT_POPULAR, 'The most read of the last 30 days'),
       nav('categories', 'Categories', 'navigation', 'subsection', 'Every category with books'),
       nav('authors', 'Authors', 'navigation', 'subsection', 'Most books first'),
@@ -118,10 +124,10 @@ function root(ctx: ReaderContext): Promise<OpdsFeed> {
 }
 
 /** Newest first: what an app shows as "new". */
-async function newBooks(ctx: ReaderContext, page: number): Promise<OpdsFeed> {
+async function newBooks(ctx: ReaderContext, view: CatalogView, page: number): Promise<OpdsFeed> {
   const window = pageWindow(page);
   const ids = window ? await newestBookIds(ctx.db, window) : [];
-  return bookFeed(ctx, { id: 'new', title: 'New books', path: '/new' }, page, pageOf(ids));
+  return bookFeed(view, { id: 'new', title: 'New books', path: '/new' }, page, pageOf(ids));
 }
 
 /**
@@ -129,16 +135,17 @@ async function newBooks(ctx: ReaderContext, page: number): Promise<OpdsFeed> {
  * has too few), in its order. Views move it, not the catalogue version: the page's books are the
  * plan's variant.
  */
-async function popular(ctx: ReaderContext, page: number): Promise<OpdsPlan<OpdsFeed>> {
-  const ranked = await hotIds(ctx, HOME_SIZES.hotBook);
+async function popular(ctx: ReaderContext, view: CatalogView, page: number): Promise<OpdsPlan<OpdsFeed>> {
+  const ranked = await hotIds(ctx, view, HOME_SIZES.hotBook);
   const offset = (page - 1) * OPDS_PAGE_SIZE;
   const ids = ranked.slice(offset, offset + OPDS_PAGE_SIZE + 1);
   const variant = ids.join(',');
   return {
     key: `popular:${page}:${variant}`,
     variant,
+    view,
     build: () =>
-      bookFeed(ctx, { id: 'popular', title: 'Popular books', path: '/popular' }, page, pageOf(ids)),
+      bookFeed(view, { id: 'popular', title: 'Popular books', path: '/popular' }, page, pageOf(ids)),
   };
 }
 
@@ -160,14 +167,14 @@ async function categories(ctx: ReaderContext): Promise<OpdsFeed> {
 }
 
 /** A category's books in catalogue order (search-list's order), every book once across the pages. */
-async function category(ctx: ReaderContext, id: number, page: number): Promise<OpdsFeed> {
+async function category(ctx: ReaderContext, view: CatalogView, id: number, page: number): Promise<OpdsFeed> {
   const found = (await categoryList(ctx)).find((c) => c.category === id);
   if (!found) throw notFound('category');
   const window = pageWindow(page);
   const rows = window ? await searchList(ctx.db, { categoryId: id }, window) : [];
   const feed = { id: `category:${id}`, title: found.categoryText, path: `/category?id=${id}` };
   const ids = pageOf(rows.map((r) => r.id));
-  return bookFeed(ctx, feed, page, ids, { path: '/categories', kind: 'navigation' });
+  return bookFeed(view, feed, page, ids, { path: '/categories', kind: 'navigation' });
 }
 
 /** Authors or publishers, most books first (the order of the search facets), each leading to its books. */
@@ -195,6 +202,7 @@ async function values(ctx: ReaderContext, field: ValueField, page: number): Prom
 /** The books of one author (or publisher) exactly as book_values lists it; unknown: 404. */
 async function booksWithValue(
   ctx: ReaderContext,
+  view: CatalogView,
   field: ValueField,
   name: string,
   page: number,
@@ -203,21 +211,26 @@ async function booksWithValue(
   const ids = window ? await bookIdsWithValue(ctx.db, field, name, window) : [];
   if (page === 1 && ids.length === 0) throw notFound(field);
   const feed = { id: `${field}:${enc(name)}`, title: name, path: `/${field}?name=${enc(name)}` };
-  return bookFeed(ctx, feed, page, pageOf(ids), { path: `/${field}s`, kind: 'navigation' });
+  return bookFeed(view, feed, page, pageOf(ids), { path: `/${field}s`, kind: 'navigation' });
 }
 
 /**
  * The reader search's books (title matches first), through the same kept answers as /book/search. The
  * next page is asked for too, so `next` is offered only when it has books; it is then kept for the app.
  */
-async function searchFeed(ctx: ReaderContext, query: string, page: number): Promise<OpdsFeed> {
+async function searchFeed(
+  ctx: ReaderContext,
+  view: CatalogView,
+  query: string,
+  page: number,
+): Promise<OpdsFeed> {
   const input = { keyword: query, page, pageSize: OPDS_PAGE_SIZE };
   const found = pageWindow(page) ? (await search(ctx, input, false)).book : [];
   const hasNext =
     found.length === OPDS_PAGE_SIZE &&
     (await search(ctx, { ...input, page: page + 1 }, false)).book.length > 0;
   const feed = { id: `search:${enc(query)}`, title: `Search: ${query}`, path: `/search?query=${enc(query)}` };
-  return bookFeed(ctx, feed, page, { ids: found.map((b) => b.id), hasNext });
+  return bookFeed(view, feed, page, { ids: found.map((b) => b.id), hasNext });
 }
 
 /** The ids of a page read with one more (pageWindow): the page's own, and whether another follows. */
@@ -230,13 +243,13 @@ function pageOf(read: readonly number[]): { ids: readonly number[]; hasNext: boo
  * nothing to download, are left out.
  */
 async function bookFeed(
-  ctx: ReaderContext,
+  view: CatalogView,
   feed: { id: string; title: string; path: string },
   page: number,
   { ids, hasNext }: { ids: readonly number[]; hasNext: boolean },
   up: FeedRef = ROOT,
 ): Promise<OpdsFeed> {
-  const rows = await booksByIds(ctx, ids);
+  const rows = await view.booksByIds(ids);
   return {
     id: `urn:readlib:feed:${feed.id}:page:${page}`,
     title: feed.title,

@@ -1,0 +1,173 @@
+import type { MapItem, ScatterData, ScreenData, WordCloudItem } from '@readlib/sdk';
+import type { EChartsCoreOption } from 'echarts/core';
+
+/**
+ * ECharts options of the dashboard, from the report endpoints' data. Every tooltip is drawn by the
+ * renderer (`renderMode: 'richText'`), never as HTML: keywords, titles, category, province and city
+ * names come from readers and books and must stay text.
+ */
+const tooltip = (extra: Record<string, unknown> = {}) => ({
+  renderMode: 'richText',
+  confine: true,
+  ...extra,
+});
+
+/** A tooltip line per value: the label as given, then the figure. */
+const line = (label: string, value: number | string) => `${label}: ${value}`;
+
+interface Param {
+  name: string;
+  value: unknown;
+  seriesName?: string;
+  data?: unknown;
+}
+
+const params = (p: unknown): Param[] => (Array.isArray(p) ? p : [p]) as Param[];
+
+export function trendOption(trend: ScreenData['userTrend'], seriesName: string): EChartsCoreOption {
+  return {
+    grid: { left: 48, right: 16, top: 24, bottom: 40 },
+    tooltip: tooltip({
+      trigger: 'axis',
+      formatter: (p: unknown) => {
+        const [first] = params(p);
+        return first ? `${first.name}\n${line(seriesName, String(first.value))}` : '';
+      },
+    }),
+    xAxis: { type: 'category', data: trend.axis, boundaryGap: false },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: [
+      { type: 'line', name: seriesName, data: trend.values, smooth: true, areaStyle: { opacity: 0.15 } },
+    ],
+  };
+}
+
+export function categoryOption(
+  categories: ScreenData['category'],
+  names: { books: string; views: string },
+): EChartsCoreOption {
+  return {
+    grid: { left: 48, right: 16, top: 40, bottom: 72 },
+    legend: { top: 0 },
+    tooltip: tooltip({
+      trigger: 'axis',
+      formatter: (p: unknown) => {
+        const list = params(p);
+        return [list[0]?.name ?? '', ...list.map((x) => line(x.seriesName ?? '', String(x.value)))].join(
+          '\n',
+        );
+      },
+    }),
+    xAxis: {
+      type: 'category',
+      data: categories.map((c) => c.categoryText),
+      axisLabel: { rotate: 30, interval: 0, width: 90, overflow: 'truncate' },
+    },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: [
+      { type: 'bar', name: names.books, data: categories.map((c) => c.num) },
+      { type: 'bar', name: names.views, data: categories.map((c) => c.views) },
+    ],
+  };
+}
+
+/** A horizontal bar per item, the first on top. */
+export function rankingOption(
+  items: { label: string; value: number }[],
+  seriesName: string,
+): EChartsCoreOption {
+  const top = [...items].reverse();
+  return {
+    grid: { left: 140, right: 24, top: 8, bottom: 24 },
+    tooltip: tooltip({
+      trigger: 'item',
+      formatter: (p: unknown) => {
+        const [x] = params(p);
+        return x ? `${x.name}\n${line(seriesName, String(x.value))}` : '';
+      },
+    }),
+    xAxis: { type: 'value', minInterval: 1 },
+    yAxis: {
+      type: 'category',
+      data: top.map((i) => i.label),
+      axisLabel: { width: 120, overflow: 'truncate' },
+    },
+    series: [{ type: 'bar', name: seriesName, data: top.map((i) => i.value) }],
+  };
+}
+
+export function wordCloudOption(
+  words: WordCloudItem[],
+  names: { count: string; users: string },
+): EChartsCoreOption {
+  return {
+    tooltip: tooltip({
+      formatter: (p: unknown) => {
+        const [x] = params(p);
+        const item = x?.data as { name: string; value: number; users: number } | undefined;
+        return item ? `${item.name}\n${line(names.count, item.value)}\n${line(names.users, item.users)}` : '';
+      },
+    }),
+    series: [
+      {
+        type: 'wordCloud',
+        shape: 'circle',
+        left: 'center',
+        top: 'center',
+        width: '95%',
+        height: '95%',
+        sizeRange: [12, 48],
+        rotationRange: [0, 0],
+        gridSize: 8,
+        drawOutOfBound: false,
+        // the same words in the same places on every draw
+        layoutAnimation: false,
+        data: words.map((w) => ({ name: w.word, value: w.count, users: w.user })),
+      },
+    ],
+  };
+}
+
+export function mapOption(
+  provinces: MapItem[],
+  scatter: ScatterData,
+  names: { users: string; cities: string },
+): EChartsCoreOption {
+  const max = Math.max(1, ...provinces.map((p) => p.value));
+  const cities = scatter.data.flatMap((c) => {
+    const at = scatter.geo[c.name];
+    return at ? [{ name: c.name, value: [at[0], at[1], c.value] }] : [];
+  });
+  return {
+    tooltip: tooltip({
+      trigger: 'item',
+      formatter: (p: unknown) => {
+        const [x] = params(p);
+        if (!x) return '';
+        const value = Array.isArray(x.value) ? x.value[2] : x.value;
+        return `${x.name}\n${line(names.users, Number.isFinite(value) ? String(value) : '0')}`;
+      },
+    }),
+    visualMap: {
+      min: 0,
+      max,
+      left: 8,
+      bottom: 8,
+      calculable: true,
+      seriesIndex: 0,
+      inRange: { color: ['#e0f3ff', '#409eff', '#1d4f91'] },
+    },
+    geo: { map: 'china', roam: true, zoom: 1.15, emphasis: { label: { show: false } } },
+    series: [
+      { type: 'map', name: names.users, geoIndex: 0, data: provinces },
+      {
+        type: 'scatter',
+        name: names.cities,
+        coordinateSystem: 'geo',
+        data: cities,
+        symbolSize: (value: number[]) => Math.min(24, 6 + Math.sqrt(value[2] ?? 0) * 3),
+        itemStyle: { color: '#f56c6c' },
+      },
+    ],
+  };
+}

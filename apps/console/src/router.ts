@@ -1,0 +1,55 @@
+import { createRouter, createWebHistory, type RouteLocationRaw } from 'vue-router';
+import { loggedIn, onSessionEnded } from './api/admin-api';
+
+/** Each page is its own chunk, loaded when first shown. */
+export const router = createRouter({
+  history: createWebHistory(import.meta.env.BASE_URL),
+  routes: [
+    {
+      path: '/login',
+      name: 'login',
+      component: () => import('./pages/login.page.vue'),
+      meta: { public: true },
+    },
+    {
+      path: '/',
+      component: () => import('./layouts/console.layout.vue'),
+      children: [
+        { path: '', redirect: { name: 'dashboard' } },
+        { path: 'dashboard', name: 'dashboard', component: () => import('./pages/dashboard.page.vue') },
+        { path: 'books', name: 'books', component: () => import('./pages/books.page.vue') },
+        { path: 'books/upload', name: 'upload', component: () => import('./pages/upload.page.vue') },
+        {
+          path: 'books/:fileName/edit',
+          name: 'edit',
+          component: () => import('./pages/edit.page.vue'),
+          props: true,
+        },
+        { path: 'categories', name: 'categories', component: () => import('./pages/categories.page.vue') },
+        { path: 'profile', name: 'profile', component: () => import('./pages/profile.page.vue') },
+      ],
+    },
+    { path: '/:unknown(.*)*', redirect: { name: 'dashboard' } },
+  ],
+});
+
+/** Where the login page sends the operator afterwards: a path inside the console, never elsewhere. */
+export function afterLogin(redirect: unknown): RouteLocationRaw {
+  if (typeof redirect === 'string' && redirect.startsWith('/') && !redirect.startsWith('//')) {
+    const target = router.resolve(redirect);
+    if (target.matched.length > 0 && target.name !== 'login') return target.fullPath;
+  }
+  return { name: 'dashboard' };
+}
+
+router.beforeEach((to) => {
+  if (to.meta.public) return loggedIn() && to.name === 'login' ? afterLogin(to.query.redirect) : true;
+  return loggedIn() ? true : { name: 'login', query: { redirect: to.fullPath } };
+});
+
+// a token refused anywhere (expired, revoked): to the login page, then back to this page
+onSessionEnded(() => {
+  const here = router.currentRoute.value;
+  if (here.name === 'login') return;
+  void router.replace({ name: 'login', query: { redirect: here.fullPath, expired: '1' } });
+});
