@@ -1,7 +1,7 @@
 export * from './book.service.js';
 export { BookCategories } from './book-categories.js';
 export * from './home.service.js';
-export * from './home.service.js';
+export { topCategories } from './liked-categories.js';
 export type * from './opds/opds-feed.js';
 export * from './opds/opds-feeds.service.js';
 export { type PopularSet, PopularValuesMemo } from './popular-values.js';
