@@ -8,6 +8,7 @@ import type { FetchLike } from './platforms/upstream.js';
 import { bookRoutes } from './routes/book/book.routes.js';
 import { searchRoutes } from './routes/book/search.routes.js';
 import { homeRoutes } from './routes/home/home.routes.js';
+import { opdsRoutes } from './routes/opds/opds.routes.js';
 import { openIdRoutes } from './routes/openid/openid.routes.js';
 import { resRoutes } from './routes/res/res.routes.js';
 import type { RouteOptions } from './routes/route-options.js';
@@ -76,7 +77,15 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
   app.addHook('onClose', () => writes.drain());
   if (deps.warm) installWarmUp(app, ctx, config.banner, deps.warmUpMaxMs);
   const opts: RouteOptions = { ctx, config, fetch: deps.fetch ?? globalThis.fetch };
-  for (const routes of [homeRoutes, searchRoutes, bookRoutes, shelfRoutes, userRoutes, openIdRoutes]) {
+  for (const routes of [
+    homeRoutes,
+    searchRoutes,
+    bookRoutes,
+    shelfRoutes,
+    userRoutes,
+    openIdRoutes,
+    opdsRoutes,
+  ]) {
     await app.register(routes, opts);
   }
   await app.register(resRoutes, opts);

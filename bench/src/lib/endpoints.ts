@@ -44,6 +44,17 @@ export function endpoints(s: Sample, token: string): Endpoint[] {
           ? `/book/search-list?author=${enc(at(r, s.authors))}`
           : `/book/search-list?category=${enc(at(r, s.categories))}&page=${1 + Math.floor(r() * 5)}`,
     },
+    // the OPDS twins of search-list, pages of 20 books alike: an author's books, a category's pages 1-5
+    ...(['/opds', '/opds/v2'] as const).map(
+      (root): Endpoint => ({
+        name: `${root} feed`,
+        server: 'reader',
+        path: (r) =>
+          r() < 0.5
+            ? `${root}/author?name=${enc(at(r, s.authors))}`
+            : `${root}/category?id=${at(r, s.categoryIds)}&page=${1 + Math.floor(r() * 5)}`,
+      }),
+    ),
     { name: 'shelf/get', server: 'reader', path: (r) => `/book/shelf/get?openId=${at(r, s.openIds)}` },
     { name: 'shelf/save', server: 'reader', path: (r) => `/book/shelf/save?shelf=${shelf(r)}` },
     // same seed as save: removes the entries the save run added

@@ -103,6 +103,8 @@ export interface Sample {
   authors: string[];
   titles: string[];
   categories: string[];
+  /** ids of the categories with books (an OPDS category feed of an empty one is a 404) */
+  categoryIds: number[];
 }
 
 const pick = <T>(r: () => number, a: readonly T[]) => a[Math.floor(r() * a.length)]!;
@@ -154,7 +156,7 @@ export async function sampleOf(db: string, size = 2000): Promise<Sample> {
       .orderBy('views.id', 'desc')
       .limit(size)
       .execute();
-    const categories = await h.db.selectFrom('categories').select('name').execute();
+    const categories = await h.db.selectFrom('categories').select(['id', 'name', 'book_count']).execute();
     return {
       books: Number(n),
       users,
@@ -164,6 +166,7 @@ export async function sampleOf(db: string, size = 2000): Promise<Sample> {
       authors: rows.map((x) => x.author),
       titles: rows.map((x) => x.title),
       categories: categories.map((c) => c.name),
+      categoryIds: categories.filter((c) => Number(c.book_count) > 0).map((c) => c.id),
     };
   } finally {
     await h.destroy();

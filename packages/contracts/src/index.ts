@@ -22,6 +22,8 @@ export {
 } from './fields.js';
 export * from './health.schema.js';
 export * from './home.schema.js';
+export * from './opds.schema.js';
+export * from './opds-media.js';
 export { type ContractTypes, contractSchemaMap, contractSchemas } from './registry.js';
 export * from './routes/index.js';
 export * from './screen.schema.js';

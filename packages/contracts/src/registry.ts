@@ -15,6 +15,13 @@ import { BookContents, ContentsEntry, ContentsNode, ContentsTree } from './conte
 import { AdminError, ReaderError } from './envelope.schema.js';
 import { Health, Ready } from './health.schema.js';
 import { Banner, CategoryItem, HomeData, HomeQuery, HotSearch, HotSearchItem } from './home.schema.js';
+import {
+  OpdsCategoryQuery,
+  OpdsNameQuery,
+  OpdsPageQuery,
+  OpdsPublicationQuery,
+  OpdsSearchQuery,
+} from './opds.schema.js';
 import { MapItem, ScatterData, ScreenData, ScreenQuery, WordCloudItem } from './screen.schema.js';
 import {
   SearchAuthor,
@@ -78,6 +85,11 @@ export const contractSchemaMap = {
   OpenIdQuery,
   PayOpenIdQuery,
   RegisterBody,
+  OpdsPageQuery,
+  OpdsCategoryQuery,
+  OpdsNameQuery,
+  OpdsSearchQuery,
+  OpdsPublicationQuery,
   // admin resources
   AdminBook,
   AdminBookDetail,

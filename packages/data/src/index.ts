@@ -18,6 +18,7 @@ export * from './repositories/book-values.repository.js';
 export * from './repositories/catalog-version.repository.js';
 export * from './repositories/category.repository.js';
 export * from './repositories/demo-state.repository.js';
+export * from './repositories/opds.repository.js';
 export * from './repositories/operator.repository.js';
 export * from './repositories/rating.repository.js';
 export * from './repositories/recommend.repository.js';

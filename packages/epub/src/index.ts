@@ -1,3 +1,4 @@
+export { mediaTypeFromPath } from './cover.resolver.js';
 export { EpubError, type EpubErrorCode, isEpubError, UNSAFE_ARCHIVE_CODES } from './errors.js';
 export {
   assertValidFileName,

@@ -44,7 +44,15 @@ function errorStatuses(family: Family, spec: RouteSpec): number[] {
 export function routeSchema(family: Family, operationId: string, spec: RouteSpec): Record<string, unknown> {
   const reply = spec.reply;
   let response: Record<number, TSchema>;
-  if ('plain' in reply) {
+  if ('document' in reply) {
+    // not JSON of the contracts: documented by media type; a revalidation may be answered 304
+    const document = Object.fromEntries(reply.document.map((type) => [type, { schema: Type.String() }]));
+    response = {
+      200: Type.Unsafe({ description: 'The document', content: document }),
+      304: Type.Null({ description: 'Not modified: the copy of If-None-Match or If-Modified-Since holds' }),
+      ...errorResponses(family, errorStatuses(family, spec)),
+    };
+  } else if ('plain' in reply) {
     // while the service shuts down, every route answers 503 in the family's envelope (graceful-close.ts)
     const closing = refTo(family === 'reader' ? 'ReaderError' : 'AdminError');
     const plain = refTo(reply.plain);
@@ -74,17 +82,19 @@ export function routeSchema(family: Family, operationId: string, spec: RouteSpec
 }
 
 /** The body a handler answers with: the family's envelope around the route's result, or the plain body. */
-export type Answer<S extends RouteSpec, F extends Family> = S['reply'] extends { plain: unknown }
-  ? ResultOf<S>
-  : S['reply'] extends { page: unknown }
-    ? { code: number; msg: string } & ResultOf<S>
-    : S['reply'] extends { ack: true }
-      ? F extends 'reader'
-        ? { error_code: number; msg: string }
-        : { code: number; msg: string; data: null }
-      : F extends 'reader'
-        ? ReaderBody<ResultOf<S>>
-        : AdminBody<ResultOf<S>>;
+export type Answer<S extends RouteSpec, F extends Family> = S['reply'] extends { document: unknown }
+  ? string | Buffer
+  : S['reply'] extends { plain: unknown }
+    ? ResultOf<S>
+    : S['reply'] extends { page: unknown }
+      ? { code: number; msg: string } & ResultOf<S>
+      : S['reply'] extends { ack: true }
+        ? F extends 'reader'
+          ? { error_code: number; msg: string }
+          : { code: number; msg: string; data: null }
+        : F extends 'reader'
+          ? ReaderBody<ResultOf<S>>
+          : AdminBody<ResultOf<S>>;
 
 /** The request a route's handler gets: its query and body typed by the route table. */
 export type RouteRequest<S extends RouteSpec> = FastifyRequest<{

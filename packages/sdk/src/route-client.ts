@@ -5,7 +5,7 @@ import type { CallOptions, RequestSpec } from './transport.js';
  * A client method of a route of the table: `(query, call?)` when the route takes a query (optional
  * when every field is), `(body, call?)` when it takes a body, `(call?)` otherwise; it resolves with
  * the envelope's `data` (nothing for an acknowledgement, the page for a paged list, the plain body of
- * a health route).
+ * a health route, the text of a document: the OPDS feeds).
  */
 export type RouteMethod<S extends RouteSpec> =
   QueryOf<S> extends object
@@ -37,6 +37,7 @@ export function requestOf(spec: RouteSpec, input: object | undefined): RequestSp
   else if (spec.body) request.json = input;
   const reply = spec.reply;
   if ('plain' in reply) request.plain = { okStatuses: reply.unavailable ? [200, 503] : [200] };
+  if ('document' in reply) request.document = { accept: reply.document.join(', ') };
   return request;
 }
 
@@ -44,6 +45,7 @@ export function requestOf(spec: RouteSpec, input: object | undefined): RequestSp
 export function resultOf(spec: RouteSpec, body: Record<string, unknown>): unknown {
   const reply = spec.reply;
   if ('plain' in reply) return body;
+  if ('document' in reply) return body.document;
   if ('page' in reply) {
     const { data, page, pageSize, total } = body;
     return { data, page, pageSize, total };

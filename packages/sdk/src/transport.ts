@@ -76,6 +76,8 @@ export interface RequestSpec {
   token?: string;
   /** health endpoints answer outside the envelopes */
   plain?: { okStatuses: readonly number[] };
+  /** routes answering a document (the OPDS feeds): its text is the result, errors stay the envelope */
+  document?: { accept: string };
 }
 
 /** Options of one call, the optional last argument of every client method. */
@@ -258,7 +260,10 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
       throw new ApiError({ family, status: 0, code, msg, kind: 'invalid' });
     }
     const url = `${base}${spec.path}${queryString(spec.query)}`;
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = {
+      accept: spec.document?.accept ?? 'application/json',
+      ...options.headers,
+    };
     let body: string | FormData | undefined;
     if (spec.json !== undefined) {
       headers['content-type'] = 'application/json';
@@ -278,6 +283,7 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
         ? await exchange(attempt, init)
         : await guarded(attempt, init, signal, timeoutMs);
     const requestId = res.headers.get('x-request-id') ?? undefined;
+    if (spec.document && res.status >= 200 && res.status < 300) return { document: text };
     const parsed = parseBody(text);
 
     if (spec.plain) {

@@ -24,6 +24,11 @@ export async function readerCalls(reader: ReaderClient): Promise<void> {
   expectTypeOf(await reader.searchList({ author: 'a' })).toEqualTypeOf<BookSummary[]>();
   expectTypeOf(await reader.saveRank({ fileName: 'f', openId: 'o', rank: 3 })).toEqualTypeOf<void>();
   expectTypeOf(await reader.saveShelf({ openId: 'o', fileName: 'f' })).toEqualTypeOf<void>();
+  // an OPDS route answers a document: its text
+  expectTypeOf(await reader.getOpds2CategoryBooks({ id: 3, page: 2 })).toEqualTypeOf<string>();
+  expectTypeOf(await reader.getOpdsRoot()).toEqualTypeOf<string>();
+  // @ts-expect-error a category feed names its category
+  await reader.getOpdsCategoryBooks({ page: 2 });
 
   // @ts-expect-error a wrong parameter name (fileNme)
   await reader.getBookDetail({ fileNme: 'f' });

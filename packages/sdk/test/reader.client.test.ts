@@ -90,6 +90,28 @@ describe('reader client against the real reader API', () => {
     expect(await reader.searchList({ category: 'Classics' })).toHaveLength(5);
   });
 
+  it('OPDS routes resolve with the document text; their errors are ApiErrors like the others', async () => {
+    const atom = await reader.searchOpds({ query: 'park' });
+    expect(atom.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(atom).toContain('<title>Mansfield Park</title>');
+    const json = JSON.parse(await reader.getOpds2AuthorBooks({ name: 'Sdk Author' }));
+    expect(json.publications).toHaveLength(5);
+    expect(await reader.getOpdsSearchDescription()).toContain('<OpenSearchDescription');
+    const missing = await refusal(reader.getOpds2CategoryBooks({ id: 424242 }));
+    expect([missing.status, missing.code, missing.kind]).toEqual([404, 1, 'not_found']);
+    // what the route answers is what the client asks for
+    let accept: string | null = null;
+    const asking = createReaderClient({
+      baseUrl: s.readerUrl,
+      fetch: (url, init) => {
+        accept = new Headers(init.headers).get('accept');
+        return fetch(url, init);
+      },
+    });
+    await asking.getOpdsRoot();
+    expect(accept).toBe('application/atom+xml;profile=opds-catalog;kind=navigation');
+  });
+
   it('health and ready', async () => {
     expect(await reader.health()).toEqual({ status: 'ok' });
     expect(await reader.ready()).toEqual({ status: 'ok', database: true });

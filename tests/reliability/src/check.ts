@@ -1,3 +1,4 @@
+import { SaxesParser } from 'saxes';
 import type { Operation } from './contract.js';
 
 export type Family = 'reader' | 'admin';
@@ -26,8 +27,9 @@ export interface Outcome {
 
 /**
  * The invariants of every answer: a status the route declares, never 5xx, a JSON envelope of the
- * service's family whose code agrees with the status, a body valid against the declared schema, no leak.
- * Returns the problems found (empty when the answer is acceptable).
+ * service's family whose code agrees with the status, a body valid against the declared schema, no leak;
+ * or, where the route declares a document for the status, a well-formed one of its media type. Returns
+ * the problems found (empty when the answer is acceptable).
  */
 export function checkAnswer(op: Operation, family: Family, out: Outcome, sent: string[] = []): string[] {
   const problems: string[] = [];
@@ -43,6 +45,8 @@ export function checkAnswer(op: Operation, family: Family, out: Outcome, sent: s
     const m = re.exec(own);
     if (m) problems.push(`${what} in body: ${JSON.stringify(m[0])}`);
   }
+  const document = op.documents.get(out.status);
+  if (document) return [...problems, ...documentProblems(document, out)];
   let json: any;
   try {
     json = JSON.parse(out.body);
@@ -64,5 +68,29 @@ export function checkAnswer(op: Operation, family: Family, out: Outcome, sent: s
   if (validate && !validate(json)) {
     problems.push(`schema: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
   }
+  return problems;
+}
+
+/**
+ * A document answer (the OPDS feeds): of a media type its route declares, and well-formed as what it
+ * says it is: JSON for `+json` types, XML for the others.
+ */
+function documentProblems(types: string[], out: Outcome): string[] {
+  const type = out.contentType ?? '';
+  if (!types.includes(type)) return [`content-type ${type} (declared ${types})`];
+  if (type.endsWith('+json')) {
+    try {
+      JSON.parse(out.body);
+      return [];
+    } catch {
+      return [`body is not JSON: ${out.body.slice(0, 120)}`];
+    }
+  }
+  const problems: string[] = [];
+  const parser = new SaxesParser({ xmlns: true });
+  parser.on('error', (err) => {
+    if (problems.length === 0) problems.push(`body is not well-formed XML: ${err.message}`);
+  });
+  parser.write(out.body).close();
   return problems;
 }

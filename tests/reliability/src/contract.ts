@@ -21,6 +21,8 @@ export interface Operation {
   multipart: boolean;
   /** declared statuses, each with a compiled validator of its body */
   responses: Map<number, ValidateFunction>;
+  /** statuses answered with a document instead of JSON (the OPDS feeds), with its media types */
+  documents: Map<number, string[]>;
   /** true when behind the admin token */
   authed: boolean;
 }
@@ -69,9 +71,12 @@ export async function loadContract(app: App): Promise<Contract> {
   for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(ops)) {
       const responses = new Map<number, ValidateFunction>();
+      const documents = new Map<number, string[]>();
       for (const [status, r] of Object.entries<any>(op.responses ?? {})) {
         const schema = r.content?.['application/json']?.schema ?? {};
         responses.set(Number(status), ajv.compile(toAjvRefs(schema)));
+        const types = Object.keys(r.content ?? {}).filter((t) => t !== 'application/json');
+        if (types.length > 0) documents.set(Number(status), types);
       }
       const content = op.requestBody?.content ?? {};
       operations.push({
@@ -89,6 +94,7 @@ export async function loadContract(app: App): Promise<Contract> {
           : undefined,
         multipart: !!content['multipart/form-data'],
         responses,
+        documents,
         authed: globalSecurity && !(Array.isArray(op.security) && op.security.length === 0),
       });
     }

@@ -3,6 +3,8 @@ export { BookCategories } from './book-categories.js';
 export { CatalogView, type KeptShelf, type ShelfEntryKey } from './catalog-view.js';
 export * from './home.service.js';
 export { topCategories } from './liked-categories.js';
+export type * from './opds/opds-feed.js';
+export * from './opds/opds-feeds.service.js';
 export { type PopularSet, PopularValuesMemo } from './popular-values.js';
 export * from './reader-context.js';
 export { KEEP_BOUNDS, ReaderKeeps, type ReaderKeepsOptions } from './reader-keeps.js';

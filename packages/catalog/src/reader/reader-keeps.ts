@@ -87,7 +87,7 @@ export class ReaderKeeps {
       bookIds: new BoundedMap(bound(KEEP_BOUNDS.books)),
       answers: new Keep(v, {
         name: 'catalogue answers',
-        key: 'search or search-list page (default size or less), category names, home freeRead pool of the minute',
+        key: 'search or search-list page (default size or less), OPDS feed page, category names, home freeRead pool of the minute',
         dependsOn: ['catalog'],
         max: bound(KEEP_BOUNDS.answers),
       }),

@@ -1,7 +1,35 @@
 import { healthRoute, readyRoute } from './health.routes.js';
+import {
+  opds2AuthorBooks,
+  opds2Authors,
+  opds2Categories,
+  opds2CategoryBooks,
+  opds2NewBooks,
+  opds2PopularBooks,
+  opds2Publication,
+  opds2PublisherBooks,
+  opds2Publishers,
+  opds2Root,
+  opds2Search,
+  opdsAuthorBooks,
+  opdsAuthors,
+  opdsCategories,
+  opdsCategoryBooks,
+  opdsNewBooks,
+  opdsPopularBooks,
+  opdsPublication,
+  opdsPublisherBooks,
+  opdsPublishers,
+  opdsRoot,
+  opdsSearch,
+  opdsSearchDescription,
+} from './opds.routes.js';
 import type { RouteTable } from './route-spec.js';
 
-/** The reader API (spec §4.1-§4.10; decisions.md §3), for mini-program clients: all public. */
+/**
+ * The reader API (spec §4.1-§4.10; decisions.md §3), for mini-program clients, and the OPDS catalogue
+ * for e-reader apps (issue #32): all public.
+ */
 export const readerRoutes = {
   getHome: {
     method: 'GET',
@@ -164,6 +192,29 @@ export const readerRoutes = {
     reply: { data: 'OpenIdData' },
     errors: [502],
   },
+  getOpdsRoot: opdsRoot,
+  getOpdsNewBooks: opdsNewBooks,
+  getOpdsPopularBooks: opdsPopularBooks,
+  getOpdsCategories: opdsCategories,
+  getOpdsCategoryBooks: opdsCategoryBooks,
+  getOpdsAuthors: opdsAuthors,
+  getOpdsAuthorBooks: opdsAuthorBooks,
+  getOpdsPublishers: opdsPublishers,
+  getOpdsPublisherBooks: opdsPublisherBooks,
+  searchOpds: opdsSearch,
+  getOpdsPublication: opdsPublication,
+  getOpdsSearchDescription: opdsSearchDescription,
+  getOpds2Root: opds2Root,
+  getOpds2NewBooks: opds2NewBooks,
+  getOpds2PopularBooks: opds2PopularBooks,
+  getOpds2Categories: opds2Categories,
+  getOpds2CategoryBooks: opds2CategoryBooks,
+  getOpds2Authors: opds2Authors,
+  getOpds2AuthorBooks: opds2AuthorBooks,
+  getOpds2Publishers: opds2Publishers,
+  getOpds2PublisherBooks: opds2PublisherBooks,
+  searchOpds2: opds2Search,
+  getOpds2Publication: opds2Publication,
   health: healthRoute,
   ready: readyRoute,
 } as const satisfies RouteTable;

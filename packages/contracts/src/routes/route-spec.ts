@@ -15,7 +15,12 @@ export type Reply =
   /** the admin paged list: `{code, msg, data: item[], page, pageSize, total}` */
   | { readonly page: SchemaName }
   /** outside the envelopes (health); `unavailable`: a 503 answers the same shape */
-  | { readonly plain: SchemaName; readonly unavailable?: true };
+  | { readonly plain: SchemaName; readonly unavailable?: true }
+  /**
+   * a document that is not JSON of the contracts (the OPDS feeds for e-reader apps), of the first of
+   * these media types; the route may answer 304 to a revalidation, and its errors are the envelope
+   */
+  | { readonly document: readonly string[] };
 
 /** Media types of the bodies a route takes. */
 export type BodyMedia = 'json' | 'json-or-form' | 'multipart';
@@ -59,11 +64,16 @@ export type QueryOf<R extends RouteSpec> = R['querystring'] extends SchemaName
 /** The body a route takes (`undefined` when it takes none). */
 export type BodyOf<R extends RouteSpec> = R['body'] extends SchemaName ? ContractTypes[R['body']] : undefined;
 
-/** What a successful call yields once unwrapped: the envelope's `data`, the page, the plain body. */
+/**
+ * What a successful call yields once unwrapped: the envelope's `data`, the page, the plain body, the
+ * document's text.
+ */
 export type ResultOf<R extends RouteSpec> = R['reply'] extends { data: infer D }
   ? TypeOfRef<D>
   : R['reply'] extends { page: infer N extends SchemaName }
     ? { data: ContractTypes[N][]; page: number; pageSize: number; total: number }
     : R['reply'] extends { plain: infer N extends SchemaName }
       ? ContractTypes[N]
-      : undefined;
+      : R['reply'] extends { document: readonly string[] }
+        ? string
+        : undefined;

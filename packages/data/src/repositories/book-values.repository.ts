@@ -82,13 +82,15 @@ export async function rebuildBookValues(db: Kysely<Database>): Promise<void> {
 }
 
 /**
- * The `limit` values of a field with the most books, most first and ties by value: the order of the
- * search facets (searchFacet), read along book_values_popular_idx.
+ * The `limit` values of a field with the most books (after the first `offset`), most first and ties by
+ * value: the order of the search facets (searchFacet) and of the OPDS author and publisher feeds, read
+ * along book_values_popular_idx.
  */
 export async function popularValues(
   db: Kysely<Database>,
   field: ValueField,
   limit: number,
+  offset = 0,
 ): Promise<Array<{ value: string; n: number }>> {
   const rows = await db
     .selectFrom('book_values')
@@ -97,6 +99,7 @@ export async function popularValues(
     .orderBy('books', 'desc')
     .orderBy('value')
     .limit(limit)
+    .offset(offset)
     .execute();
   return rows.map((r) => ({ value: r.value, n: Number(r.books) }));
 }

@@ -2,10 +2,13 @@ import { realpathSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { findBook, type ReaderContext, syncCatalog } from '@readlib/catalog';
+import { AppError } from '@readlib/contracts';
 import { isSafeStorePath } from '@readlib/epub';
 import { failure } from '@readlib/http';
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { RouteOptions } from '../route-options.js';
+import { downloadDisposition } from './download-name.js';
 
 const YEAR_S = 365 * 24 * 60 * 60;
 const CSP = "script-src 'none'";
@@ -53,7 +56,18 @@ const NO_STRONG_ETAG = '"strong-comparison-never-matches"';
  * The file store, read-only under /res/ (decisions.md §1): ranges and ETags from @fastify/static,
  * immutable caching (stored names change when content does), and no script may run from a book page.
  */
-export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config }) => {
+export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config, ctx }) => {
+  // a stored EPUB (`epub/<fileName>.epub`) is saved under its book's title; set with the file's headers
+  // keyed by the raw response, which is what @fastify/static hands setHeaders
+  const dispositions = new WeakMap<object, string>();
+  app.addHook('preHandler', (req, reply, done) => {
+    const fileName = STORED_EPUB.exec((req.params as { '*'?: string })['*'] ?? '')?.[1];
+    if (fileName === undefined) return done();
+    bookTitle(ctx, fileName).then((title) => {
+      if (title !== undefined) dispositions.set(reply.raw, downloadDisposition(title, fileName));
+      done();
+    }, done);
+  });
   // callback style, as the base app's hooks: only a long suffix range waits for a stat
   app.addHook('onRequest', (req, reply, done) => {
     // on every answer under /res/, errors included (setHeaders below reaches only the file's own)
@@ -104,9 +118,23 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config 
     setHeaders: (res) => {
       res.setHeader('cache-control', `public, max-age=${YEAR_S}, immutable`);
       res.setHeader('content-security-policy', CSP);
+      const disposition = dispositions.get(res);
+      if (disposition !== undefined) res.setHeader('content-disposition', disposition);
     },
   });
 };
+
+const STORED_EPUB = /^epub\/([^/]+)\.epub$/;
+
+/** The title of the book stored under this name; undefined for a file no book names. */
+async function bookTitle(ctx: ReaderContext, fileName: string): Promise<string | undefined> {
+  try {
+    return (await findBook(await syncCatalog(ctx), fileName)).title;
+  } catch (err) {
+    if (err instanceof AppError && err.kind === 'not_found') return undefined;
+    throw err;
+  }
+}
 
 /**
  * `bytes=-N` asks for the last N bytes, so a file shorter than N is sent whole as 206 (RFC 9110
