@@ -1,5 +1,5 @@
 import type { BookRow } from '@readlib/data';
-import type { CatalogView } from '../reader-keeps.js';
+import type { CatalogView } from '../catalog-view.js';
 
 /**
  * A feed of the OPDS catalogue as both dialects render it (OPDS 1.2 Atom, OPDS 2.0 JSON): what it

@@ -12,7 +12,7 @@ import { findBook } from '../book.service.js';
 import { categoryList, HOME_SIZES } from '../home.service.js';
 import { hotIds } from '../pools.js';
 import { type ReaderContext, syncCatalog, write } from '../reader-context.js';
-import type { CatalogView } from '../reader-keeps.js';
+import type { CatalogView } from '../catalog-view.js';
 import { search } from '../search.service.js';
 import type {
   FeedKind,
