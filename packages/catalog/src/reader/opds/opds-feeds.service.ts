@@ -9,10 +9,10 @@ import {
   type ValueField,
 } from '@readlib/data';
 import { findBook } from '../book.service.js';
+import type { CatalogView } from '../catalog-view.js';
 import { categoryList, HOME_SIZES } from '../home.service.js';
 import { hotIds } from '../pools.js';
 import { type ReaderContext, syncCatalog, write } from '../reader-context.js';
-import type { CatalogView } from '../catalog-view.js';
 import { search } from '../search.service.js';
 import type {
   FeedKind,
