@@ -43,7 +43,7 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
       version: '0.1.0',
       description:
         'For catalogue operators. Every response is {code, msg, data?}: 0 success, -1 failure, -2 missing or invalid token. ' +
-        'Log in with POST /user/login and send "Authorization: Bearer <token>".',
+        'Log in with `POST /user/login` and send `Authorization: Bearer <token>`.',
       bearer: true,
     },
     ready: async () => {

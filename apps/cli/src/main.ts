@@ -57,6 +57,11 @@ async function run({ command, positionals, values }: Invocation): Promise<number
         console.log(
           `imported ${sources.length} files in ${secs.toFixed(1)} s: ${s.added} added, ${s.duplicate} skipped as duplicate, ${s.failed.length} failed`,
         );
+        const why = {
+          'same-file': 'the same file',
+          'same-title-author-publisher': 'the same title, author and publisher',
+        };
+        for (const d of s.skipped) console.log(`  skipped ${d.file}: ${why[d.why]} as ${d.of}`);
         for (const f of s.failed) console.log(`  failed ${f.file}: ${f.reason}`);
         if (s.added >= OPTIMIZE_AFTER_ADDED) console.log(await mergeSearchIndexes(rt.handle.db));
         return s.failed.length ? 1 : 0;

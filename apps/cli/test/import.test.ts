@@ -37,7 +37,11 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     expect(first.added + first.duplicate).toBe(8);
     expect(first.added).toBe(await countBooks(h.db));
     const again = await importAll(deps(), sources);
-    expect(again).toEqual({ added: 0, duplicate: 8, failed: [] });
+    expect(again).toMatchObject({ added: 0, duplicate: 8, failed: [] });
+    // each file skipped is named, with the book it is a duplicate of and why
+    expect(again.skipped.map((d) => d.file).sort()).toEqual(sources.map((src) => src.name).sort());
+    const whys = new Set(again.skipped.map((d) => d.why));
+    expect(whys.has('same-file')).toBe(true);
     expect(readdirSync(join(dir, 'store', 'epub')).length).toBe(first.added);
   });
 
@@ -125,7 +129,7 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     writeFileSync(raw, makeEpub({ title: 'Latin-1 named' }));
     const sources = await collectEpubs([folder]);
     expect(sources.map((src) => src.name)).toEqual([join(folder, 'bad-\uFFFD\uFFFD-name.epub')]);
-    expect(await importAll(deps(), sources)).toEqual({ added: 1, duplicate: 0, failed: [] });
+    expect(await importAll(deps(), sources)).toEqual({ added: 1, duplicate: 0, skipped: [], failed: [] });
   });
 
   it('reads and parses the next books while one is written, yet writes in order, one at a time', async () => {
@@ -158,7 +162,15 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     ];
     const progress = { start() {}, tick: () => events.push('written'), done() {} };
     const s = await importAll(deps(), sources, { progress });
-    expect(s).toEqual({ added: 2, duplicate: 2, failed: [{ file: 'd.epub', reason: 'unreadable' }] });
+    expect(s).toEqual({
+      added: 2,
+      duplicate: 2,
+      skipped: [
+        { file: 'b.epub', of: expect.stringMatching(/^b_/), why: 'same-file' },
+        { file: 'c.epub', of: expect.stringMatching(/^b_/), why: 'same-title-author-publisher' },
+      ],
+      failed: [{ file: 'd.epub', reason: 'unreadable' }],
+    });
     // two books ahead of the one being written, never more
     expect(events.slice(0, 4)).toEqual(['load a.epub', 'load b.epub', 'load c.epub', 'written']);
     expect(events.filter((e) => e === 'written')).toHaveLength(5);
@@ -249,5 +261,7 @@ describe('two import processes over the same books at once', () => {
     ]);
     const again = await runCli(dir, ['import', folder]);
     expect(again.out).toMatch(new RegExp(`: 0 added, ${n} skipped as duplicate, 0 failed`));
+    // and says which files, as what
+    expect(again.out.match(/^ {2}skipped .+: the same file as b_[0-9a-f]{16}$/gm)).toHaveLength(n);
   }, 120_000);
 });

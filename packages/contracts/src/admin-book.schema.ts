@@ -25,8 +25,10 @@ export type AdminBook = Static<typeof AdminBook>;
  * console that posts an upload's answer back to create sends them unchanged ('' when the book has none).
  */
 const storedFileProperties = () => ({
-  filePath: Type.String({ description: 'E-book file path in the file store (epub/<fileName>.epub).' }),
-  unzipPath: Type.String({ description: 'Path of the unpacked book in the file store (unzip/<fileName>).' }),
+  filePath: Type.String({ description: 'E-book file path in the file store (`epub/<fileName>.epub`).' }),
+  unzipPath: Type.String({
+    description: 'Path of the unpacked book in the file store (`unzip/<fileName>`).',
+  }),
   coverPath: Type.String({ description: "Cover path in the file store; '' when the book has no cover." }),
   originalName: Type.String({ description: 'Name of the file the operator uploaded.' }),
 });

@@ -13,7 +13,7 @@ export type LoginBody = Static<typeof LoginBody>;
 
 /** POST /user/login data (spec §5). */
 export const LoginData = Type.Object(
-  { token: Type.String({ description: 'JWT, sent as "Authorization: Bearer <token>".' }) },
+  { token: Type.String({ description: 'JWT, sent as `Authorization: Bearer <token>`.' }) },
   { $id: 'LoginData', description: 'Login token (spec §5).' },
 );
 export type LoginData = Static<typeof LoginData>;

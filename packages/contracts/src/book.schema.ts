@@ -39,7 +39,9 @@ export const BookDetail = Type.Object(
     private: Type.Boolean({ description: 'Flag present in the record (false unless set).' }),
     cache: Type.Boolean({ description: 'Flag present in the record (false unless set).' }),
     haveRead: Type.Integer({ description: 'Flag/count present in the record (0 unless set).' }),
-    opf: Type.String({ description: 'Absolute URL of the package file: /res/unzip/<fileName>/<rootFile>.' }),
+    opf: Type.String({
+      description: 'Absolute URL of the package file: `/res/unzip/<fileName>/<rootFile>`.',
+    }),
     readers: Type.Array(ref(Reader), {
       maxItems: READERS_MAX,
       description: `The ${READERS_MAX} most recent distinct registered viewers, newest first.`,

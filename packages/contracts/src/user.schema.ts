@@ -79,7 +79,7 @@ export type PayOpenIdQuery = Static<typeof PayOpenIdQuery>;
 export const OpenIdData = Type.Object(
   {
     openid: Type.String({
-      description: 'User identifier; on the payment platform "<user id>|<platform user id>".',
+      description: 'User identifier; on the payment platform `<user id>|<platform user id>`.',
     }),
     session_key: Type.String({
       description: 'Session key for platform JS API requests (payment platform: the access token).',

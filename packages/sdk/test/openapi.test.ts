@@ -63,6 +63,29 @@ describe('committed OpenAPI documents (packages/sdk/openapi)', () => {
     expect(broken).toEqual([]);
   });
 
+  // Swagger UI (each service's /docs) and most renderers read descriptions as Markdown, which takes
+  // `<token>` for an HTML tag and shows nothing: such text must sit in a code span
+  it.each(services)('%s: no description holds <...> outside a code span', (name) => {
+    const found: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) {
+        for (const [i, item] of node.entries()) walk(item, `${path}[${i}]`);
+      } else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (
+            key === 'description' &&
+            typeof value === 'string' &&
+            /<[^>]*>/.test(value.replace(/`[^`]*`/g, ''))
+          )
+            found.push(`${path}: ${value}`);
+          walk(value, `${path}.${key}`);
+        }
+      }
+    };
+    walk(JSON.parse(fresh[name]), name);
+    expect(found).toEqual([]);
+  });
+
   it('every documented operation has a client method of the same name, and no method lacks one', () => {
     const base = { baseUrl: 'http://unused.test' };
     expect(operationIds(JSON.parse(fresh['reader-api']))).toEqual(

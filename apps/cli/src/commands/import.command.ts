@@ -1,13 +1,21 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, sep } from 'node:path';
-import { commitImport, type IngestDeps, type PreparedImport, prepareImport } from '@readlib/catalog';
+import {
+  commitImport,
+  type ImportResult,
+  type IngestDeps,
+  type PreparedImport,
+  prepareImport,
+} from '@readlib/catalog';
 import { isEpubError } from '@readlib/epub';
 import type { Progress } from '../progress.js';
 
 export interface ImportSummary {
   added: number;
   duplicate: number;
+  /** each file skipped as a duplicate, the book it duplicates and why */
+  skipped: Array<{ file: string; of: string; why: NonNullable<ImportResult['why']> }>;
   failed: Array<{ file: string; reason: string }>;
 }
 
@@ -104,7 +112,7 @@ export async function importAll(
   sources: ImportSource[],
   opts: { category?: string; progress?: Pick<Progress, 'start' | 'tick' | 'done'> } = {},
 ): Promise<ImportSummary> {
-  const summary: ImportSummary = { added: 0, duplicate: 0, failed: [] };
+  const summary: ImportSummary = { added: 0, duplicate: 0, skipped: [], failed: [] };
   opts.progress?.start(sources.length);
   const ahead = new Map<number, Promise<PreparedImport>>();
   const prepare = (i: number) => {
@@ -124,6 +132,8 @@ export async function importAll(
     try {
       const res = await commitImport(deps, await ahead.get(i)!);
       summary[res.status] += 1;
+      if (res.status === 'duplicate')
+        summary.skipped.push({ file: src.name, of: res.fileName, why: res.why! });
     } catch (err) {
       const reason = isEpubError(err) ? `${err.code}: ${err.message}` : (err as Error).message;
       summary.failed.push({ file: src.name, reason });

@@ -201,8 +201,14 @@ function emptyPending(fileName: string): PendingBook {
 
 export interface ImportResult {
   status: 'added' | 'duplicate';
+  /** the book's file name: the new book's, or the one a duplicate is of */
   fileName: string;
   title: string;
+  /**
+   * Why a duplicate was skipped: the same bytes were imported before (their content-derived name is in
+   * the catalogue), or a book with the same title, author and publisher is (decisions.md §4).
+   */
+  why?: 'same-file' | 'same-title-author-publisher';
 }
 
 /**
@@ -256,10 +262,10 @@ export async function commitImport(deps: IngestDeps, p: PreparedImport): Promise
   const { input, parsed, fileName } = p;
   const title = titleOf(parsed, p.originalName, fileName);
   const same = (await findBookByFileName(db, fileName)) ?? (await findBookByFileName(db, p.legacyFileName));
-  if (same) return { status: 'duplicate', fileName: same.file_name, title: same.title };
+  if (same) return { status: 'duplicate', fileName: same.file_name, title: same.title, why: 'same-file' };
   const m = parsed.metadata;
   const dup = await findDuplicate(db, { title, author: m.author, publisher: m.publisher });
-  if (dup) return { status: 'duplicate', fileName: dup.file_name, title };
+  if (dup) return { status: 'duplicate', fileName: dup.file_name, title, why: 'same-title-author-publisher' };
   const categoryId = p.category
     ? ((await resolveCategory(
         db,
@@ -279,7 +285,7 @@ export async function commitImport(deps: IngestDeps, p: PreparedImport): Promise
     await insertBook(db, bookFromPending(pending), pending.contents.map(toTocRow));
   } catch (err) {
     // another writer committed this fileName meanwhile: the files are its book's now
-    if (isUniqueViolation(err)) return { status: 'duplicate', fileName, title };
+    if (isUniqueViolation(err)) return { status: 'duplicate', fileName, title, why: 'same-file' };
     // any other failure (the database's) removes the book whose epub this import moved in, as before,
     // unless a row names it by now; when that cannot be looked up the files stay, for the orphan cleanup.
     // (Another import of these bytes that found them whole and has yet to insert would lose them: it
