@@ -40,15 +40,15 @@ describe('operations settings (issue: scale-out §1, §3)', () => {
     expect(() => load({ DATABASE_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
   });
 
-  it('deploy/readlib.env.example sets only variables the schema knows, and README points to DEPLOYMENT.md', () => {
+  it('deploy/readlib.env.example sets only variables the schema knows, and README points to docs/deployment.md', () => {
     const names = repo('deploy/readlib.env.example')
       .split('\n')
       .filter((line) => /^[A-Z_]+=/.test(line))
       .map((line) => line.slice(0, line.indexOf('=')));
     expect(names.length).toBeGreaterThan(10);
     expect(names.filter((n) => !(n in EnvSchema.properties))).toEqual([]);
-    expect(repo('README.md')).toContain('DEPLOYMENT.md');
-    const deployment = repo('DEPLOYMENT.md');
+    expect(repo('README.md')).toContain('docs/deployment.md');
+    const deployment = repo('docs/deployment.md');
     for (const needle of [
       'pg_dump',
       'pg_restore',
