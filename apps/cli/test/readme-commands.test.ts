@@ -72,7 +72,8 @@ describe("README's five-minute tour, as written", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'readlib-readme-'));
-    started = spawnStart(dir);
+    // as a newcomer runs it: the demo catalogue loaded, so the tour's search and feeds find books
+    started = spawnStart(dir, { DEMO_CATALOGUE: 'true' });
     // the banner's last line that matters; the log may say "operator console" before it
     const banner = await started.printed(/^operator {2,}.*\n/m);
     reader = /reader API +(http:\/\/\S+)/.exec(banner)?.[1] as string;
@@ -103,6 +104,12 @@ describe("README's five-minute tour, as written", () => {
       expect(line, 'a placeholder was left').not.toMatch(/<printed at start>|<token>/);
       const { stdout } = await run('bash', ['-c', line], { timeout: 20_000 });
       expectSuccess(command, stdout);
+      if (command.includes('/book/search?keyword=%E7%BA%A2')) {
+        // 红 is in the demo catalogue's titles: the tour shows a search that finds something
+        const found = (JSON.parse(stdout) as { data: { book: Array<{ title: string }> } }).data.book;
+        expect(found.length).toBeGreaterThan(0);
+        expect(found.some((b) => b.title.includes('红'))).toBe(true);
+      }
       if (command.includes('/user/login')) {
         token = (JSON.parse(stdout) as { data: { token: string } }).data.token;
         expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
