@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
-import { longRead } from '../sqlite-read-worker.js';
+import { longRead } from '../sqlite/read-worker.js';
 import { numberKey, textKey } from './group-keys.js';
 import { DAY_MS, dayOf, reportDay } from './report-days.js';
 import { rolledUpViews, viewDaysUpto } from './view-days.repository.js';

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { compiledOnce, compiledStatement } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
-import { longRead } from '../sqlite-read-worker.js';
+import { longRead } from '../sqlite/read-worker.js';
 import { inTransaction } from '../write-batcher.js';
 import { countBookView } from './activity-stats.repository.js';
 import { numberKey } from './group-keys.js';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle, insertBook } from '../src/index.js';
-import { longRead } from '../src/sqlite-read-worker.js';
-import { sampleBook, testDialects } from '../src/testing/index.js';
+import { createDb, type DbHandle, insertBook } from '../../src/index.js';
+import { longRead } from '../../src/sqlite/read-worker.js';
+import { sampleBook, testDialects } from '../../src/testing/index.js';
 
 const sqlite = (await testDialects()).find((d) => d.name === 'sqlite')!;
 

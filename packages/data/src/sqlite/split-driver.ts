@@ -8,7 +8,7 @@ import {
   SqliteDialect,
 } from 'kysely';
 import { Mutex } from './mutex.js';
-import type { StatementSource } from './sqlite-statements.js';
+import type { StatementSource } from './statement-cache.js';
 
 export interface SplitSqliteConfig {
   /** serves the statements that cannot change the database while the writer is taken */
