@@ -26,7 +26,7 @@ export interface CreateDbOptions {
   /**
    * SQLite files: where write-ahead-log checkpoints run. 'inline' (default): inside the commit that
    * crosses 1,000 pages, SQLite's own behaviour, right for short-lived tools. 'background': on a worker
-   * thread every 200 ms, so a service's event loop never waits for one (see sqlite/README.md).
+   * thread, so a service's event loop never waits for one (see sqlite/README.md).
    */
   checkpoints?: 'inline' | 'background';
   /**
@@ -45,8 +45,8 @@ export interface CreateDbOptions {
   /** PostgreSQL: `statement_timeout` of every connection (default: none; migrations must not have one) */
   statementTimeoutMs?: number;
   /**
-   * SQLite files: how long a write waits for the write lock another process holds (default 5000 ms),
-   * then fails with SQLITE_BUSY (a 503 in the services). The wait does not stop reads.
+   * SQLite files: how long a write waits for the write lock another process holds (default
+   * DEFAULT_LOCK_WAIT_MS), then fails with SQLITE_BUSY (a 503 in the services). The wait does not stop reads.
    */
   lockWaitMs?: number;
 }
@@ -77,8 +77,8 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       types: pgTypes as any,
       ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
       // statement_timeout is the server's: a server that stops answering on an open connection (a
-      // partition, a frozen host) held requests with no limit (found by an audit). The client gives up
-      // a little after the server would have, and TCP keepalive finds a dead peer while idle.
+      // partition, a frozen host) would hold requests with no limit. The client gives up a little
+      // after the server would have, and TCP keepalive finds a dead peer while idle.
       ...(options.statementTimeoutMs
         ? { query_timeout: options.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS }
         : {}),
@@ -88,8 +88,8 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     const lost = options.onIdleConnectionError ?? warnIdleError;
     pool.on('error', lost);
     // pg-pool listens for the errors of idle clients only (reported above): a connection lost while a
-    // query ran on it (a server restart, pg_terminate_backend) emitted 'error' with no listener, which
-    // ended the process (found by an audit). Its query fails by itself, as a 503 the request log shows,
+    // query ran on it (a server restart, pg_terminate_backend) emits 'error', which with no listener
+    // ends the process. Its query fails by itself, as a 503 the request log shows,
     // and the pool drops the dead client, so this listener only keeps the process alive.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

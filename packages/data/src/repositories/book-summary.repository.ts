@@ -3,8 +3,8 @@ import type { Db } from '../database.js';
 import { BOOK_SUMMARY_COLUMNS, type BookRow } from './book.repository.js';
 
 /**
- * The columns a book summary shows (search pages, search-list pages). A search page read whole rows of
- * twenty books it shows in part; reading the rest (paths, flags, times) was about a quarter of that read.
+ * The columns a book summary shows (search pages, search-list pages). A search page shows twenty books in
+ * part; the rest of their rows (paths, flags, times) is about a quarter of reading them whole.
  */
 export type BookSummaryRow = Pick<
   BookRow,
