@@ -12,7 +12,7 @@ import { type Server, startServer } from './lib/servers.js';
 /**
  * pnpm --filter @readlib/bench run bench:ingest -- [--n 50] [--mb 1] [--big-mb 100] [--db <file>]
  *
- * Target 6 of the performance issue, through the admin API over HTTP (server in its own process):
+ * Ingest, through the admin API over HTTP (server in its own process):
  * (a) upload + create of a ~`--mb` MiB EPUB (incompressible chapter bodies), `--n` times, p50/p99 ms;
  * (b) one upload + create of a ~`--big-mb` MiB EPUB while sampling the server's VmRSS every 10 ms,
  * plus the kernel's VmHWM (high-water mark) of the server process at the end.

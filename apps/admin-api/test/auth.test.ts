@@ -264,7 +264,7 @@ describe.each(dialects)('decisions.md §4 operators and passwords on $name', (di
     expect(await verifyPassword('x', 'plain')).toBe(false);
   });
 
-  // found by an audit: "josé" composed and decomposed were two operators; zero-width and line breaks passed
+  // "josé" composed and decomposed is one operator; zero-width characters and line breaks are refused
   it('one operator per NFC username, no invisible characters in it, and no password of spaces only', async () => {
     const h = await dialect.create();
     try {
@@ -287,8 +287,8 @@ describe.each(dialects)('decisions.md §4 operators and passwords on $name', (di
     }
   });
 
-  // DEPLOYMENT.md: "the first operator, created by the first admin replica that finds none"; found by an
-  // audit, replicas starting together on a new database exited on the unique violation
+  // DEPLOYMENT.md: "the first operator, created by the first admin replica that finds none": replicas
+  // starting together on a new database must not exit on the unique violation
   it('admin replicas starting at once on a new database: one creates the first operator, none fails', async () => {
     for (const config of [
       testConfig({ NODE_ENV: 'development', ADMIN_USERNAME: 'ops', ADMIN_PASSWORD: 'long enough' }),

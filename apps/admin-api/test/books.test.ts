@@ -173,7 +173,7 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     }
     expect((await findBookByFileName(t.h.db, b.file_name))!.title).toBe('T');
     // `cover` names a stored image by its /res/ URL, or none by ''; any other is refused, not dropped
-    // without a word (found by an audit)
+    // without a word
     await mkdir(join(t.root, 'img'), { recursive: true });
     await writeFile(join(t.root, `img/${b.file_name}.png`), 'png');
     const own = await post('/book/update', {
@@ -183,7 +183,7 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     expect(own.statusCode).toBe(200);
     expect((await findBookByFileName(t.h.db, b.file_name))!.cover_path).toBe(`img/${b.file_name}.png`);
     // a cover is a file of this book: not a folder, not another book's cover, which goes with that
-    // book (both were taken, found by an audit)
+    // book
     await writeFile(join(t.root, 'img/other-book.png'), 'png');
     for (const cover of ['img', 'img/other-book.png', `img/${b.file_name}.png/../other-book.png`]) {
       const res = await post('/book/update', {
@@ -276,7 +276,7 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     const categories = await count(t, 'categories');
     const dup = await post('/book/create', { fileName: second.fileName, categoryText: 'Refused Shelf' });
     expect([dup.statusCode, dup.json().code]).toEqual([409, -1]);
-    // a refused create adds nothing, not even the category it named (found by an audit)
+    // a refused create adds nothing, not even the category it named
     expect(await count(t, 'categories')).toBe(categories);
     expect(await t.store.hasBook(first.fileName)).toBe(true);
     expect(await t.store.hasBook(second.fileName)).toBe(true);
@@ -312,8 +312,8 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     expect([noCategory.statusCode, noCategory.json().msg]).toEqual([400, 'category 999 does not exist']);
     expect(await count(t, 'categories')).toBe(categories);
     expect(await findBookByFileName(t.h.db, 'remote_3')).toBeUndefined();
-    // it may point at files of the store, not at files that are not there (found by an audit: after
-    // the expiry sweep, a create repeating an expired upload's paths made a book without its files)
+    // it may point at files of the store, not at files that are not there (after
+    // the expiry sweep, a create repeating an expired upload's paths would make a book without its files)
     for (const paths of [
       { coverPath: 'img/remote_4.png' },
       { filePath: 'epub/remote_4.epub', unzipPath: 'unzip/remote_4' },

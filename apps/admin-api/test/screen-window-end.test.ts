@@ -7,8 +7,8 @@ const dialects = await testDialects();
 const NOW = Date.UTC(2026, 2, 10, 15, 0, 0);
 
 // decisions.md §5: every figure covers the `days` window, which ends with today. Rows dated after it (a
-// replica or an import with its clock ahead) were left out of `today` and the trends but counted in the
-// categories, top books, top searches, word cloud and maps (found by an audit).
+// replica or an import with its clock ahead) are left out of every figure alike: `today`, the trends,
+// categories, top books, top searches, word cloud and maps.
 describe.each(dialects)('decisions.md §5: the window ends with today on $name', (dialect) => {
   let t: Harness;
   beforeEach(async () => {

@@ -94,7 +94,7 @@ describe.each(dialects)(
         headers: { ...other.headers, ...t.auth },
       });
       expect([wrongField.statusCode, wrongField.json().code]).toEqual([400, -1]);
-      // a multipart type without its boundary cannot be split into parts: 400 (found by an audit: 500)
+      // a multipart type without its boundary cannot be split into parts: 400, not 500
       for (const type of ['multipart/form-data', 'multipart/form-data; boundary=']) {
         const unsplittable = await t.app.inject({
           method: 'POST',
@@ -111,8 +111,8 @@ describe.each(dialects)(
     it('a body that ends inside the file part (no closing boundary) is 400 at once, its temp file closed and removed', async () => {
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = t.app.server.address() as AddressInfo;
-      // short, the part just stopped (it hung before); over ~64 KB the parser fails it with a plain
-      // error, which was a 500 leaving an empty temp file behind (found by an audit)
+      // short, the part just stops (the upload must not hang); over ~64 KB the parser fails it with a
+      // plain error, which must be a 400 and leave no empty temp file behind
       for (const size of [3000, 200_000]) await endsInsideTheFile(port, size);
     });
 

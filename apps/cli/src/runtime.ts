@@ -17,8 +17,8 @@ export interface Runtime {
  * What every command needs: validated config, a database at this build's schema and the file store.
  * `migrate`, `start` and `restore` migrate (`migrate: true`); the other commands migrate only a database
  * that has no schema yet (a first import on a new machine), and otherwise refuse one that is behind or
- * ahead: a backup or an import run from a newly pulled checkout migrated the live database without a
- * word, and the replicas still running the old version then refused to restart (found by an audit). A command that
+ * ahead: a backup or an import run from a newly pulled checkout must not migrate the live database
+ * without a word, or the replicas still running the old version refuse to restart. A command that
  * serves requests (start) gets background checkpoints and the services' bounded waits (connect and
  * statement timeouts); its migrations run first on a connection of their own, without the statement
  * timeout, which a long index build would outlast. One-shot commands keep SQLite's own checkpoints.
@@ -67,7 +67,7 @@ export async function openRuntime(
   return { config, handle, store, ingest, migrated };
 }
 
-/** An unwritable store started fine and failed every demo book, then every upload (found by an audit). */
+/** An unwritable store is refused at start, not found by every demo book and then every upload. */
 function assertWritable(dir: string): void {
   try {
     accessSync(dir, constants.W_OK);

@@ -36,7 +36,7 @@ async function start(): Promise<void> {
   let login: string;
   try {
     // the servers first: a busy port or a missing production operator is refused before any demo book
-    // is written (both came after the demo was loaded: found by an audit)
+    // is written
     reader = await naming('reader API', () => startReaderServer(config, { db: handle.db }));
     // the admin server creates the first operator when none exists and says what it did
     admin = await naming('admin API', () => startAdminServer(config, { db: handle.db, store: rt.store }));

@@ -6,9 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REAL_EPUB_DIR } from '../src/demo/demo-catalogue.js';
 import { runCli } from './run-cli.js';
 
-// README: `pnpm cli import ... [--category <name>]`. Found by an audit: a blank value failed every book
-// (exit 1) while "" was ignored, an unknown id failed every book, and a category named 2024 could not
-// be chosen: the value is resolved once, before any book.
+// README: `pnpm cli import ... [--category <name>]`. The value is resolved once, before any
+// book: a blank value (`""` included) is a usage error, an unknown id does not fail every book, and a
+// category named 2024 can be chosen.
 describe('pnpm cli import --category', () => {
   let dir: string;
   beforeEach(() => {

@@ -81,7 +81,7 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     expect(await countBooks(h.db)).toBe(1);
   });
 
-  // found by an audit: a FIFO named *.epub, in a folder or named directly, and /dev/zero hung the import
+  // a FIFO named *.epub, in a folder or named directly, and /dev/zero must not hang the import
   it('reads regular files only: a FIFO or a device is a failure "not a regular file", and the rest goes on', async () => {
     const folder = join(dir, 'books');
     mkdirSync(folder);
@@ -101,7 +101,7 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     ]);
   });
 
-  // found by an audit: a link to / inside the folder made the import walk the whole machine
+  // a link to / inside the folder must not make the import walk the whole machine
   it('follows links to files but not links to folders below a named folder; a named folder may be a link', async () => {
     const folder = join(dir, 'books');
     const outside = join(dir, 'outside');
@@ -117,7 +117,7 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     expect((await collectEpubs([named])).map((src) => src.name)).toEqual([join(named, 'far.epub')]);
   });
 
-  // found by an audit: a name that is not UTF-8 was read back as another name, "not found"
+  // a name that is not UTF-8 must not be read back as another name, "not found"
   it('imports a file whose name is not UTF-8', async () => {
     const folder = join(dir, 'books');
     mkdirSync(folder);
@@ -215,8 +215,8 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
   });
 });
 
-// found by an audit: two imports of the same folder at once (two terminals, an overlapping cron run)
-// left books in the catalogue without their files, and running it again skipped them as duplicates
+// two imports of the same folder at once (two terminals, an overlapping cron run) must not leave books
+// in the catalogue without their files, which running it again would skip as duplicates
 describe('two import processes over the same books at once', () => {
   let dir: string;
   beforeEach(() => {

@@ -57,7 +57,7 @@ describe('pnpm start that cannot start', () => {
     expect(await refused(env)).toMatch(
       /^readlib: cannot start: admin API: no operator exists: set ADMIN_USERNAME and ADMIN_PASSWORD/,
     );
-    // refused before the demo catalogue was written (it was loaded first: found by an audit)
+    // refused before the demo catalogue is written
     const h = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
     try {
       expect(await countBooks(h.db)).toBe(0);
@@ -99,8 +99,8 @@ describe('pnpm start', () => {
     }
   }, 60_000);
 
-  // README: the demo catalogue on the first start; found by an audit, it came back after the operators
-  // deleted every book, and a first start stopped midway stayed partial for good
+  // README: the demo catalogue on the first start only: it must not come back after the operators
+  // deleted every book, and a first start stopped midway must not stay partial for good
   it('loads the demo catalogue once: not again once the catalogue was emptied, and finishes an interrupted load', async () => {
     const env = { DEMO_CATALOGUE: 'true' };
     const demoLine = /demo catalogue: (\d+) books added, (\d+) duplicates skipped/;

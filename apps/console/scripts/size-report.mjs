@@ -1,5 +1,5 @@
 // `pnpm --filter @readlib/console size`: the gzipped JavaScript and CSS each first page loads, from the
-// build's manifest (run `build` first). Fails when the first page passes the budget of issue #30.
+// build's manifest (run `build` first). Fails when the first page passes its budget.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -4,7 +4,7 @@ import { downloadDisposition } from '../src/routes/res/download-name.js';
 
 const parsed = (header: string) => contentDisposition.parse(header);
 
-// issue #32: a downloaded EPUB is saved under its title (RFC 6266, RFC 5987)
+// OPDS: a downloaded EPUB is saved under its title (RFC 6266, RFC 5987)
 describe('download name of a stored EPUB', () => {
   it('an ASCII title is the file name', () => {
     expect(downloadDisposition('Plain Title', 'b_1')).toBe('attachment; filename="Plain Title.epub"');

@@ -16,7 +16,7 @@ const FEEDS = [
   ['OPDS 2.0', '/opds/v2'],
 ] as const;
 
-// issue #32: what the feeds promise beyond browsing (the walk): validators, text, errors, logging
+// OPDS: what the feeds promise beyond browsing (the walk): validators, text, errors, logging
 describe.each(dialects)('OPDS feeds on $name', (dialect) => {
   let t: Harness;
   beforeEach(async () => {

@@ -20,7 +20,7 @@ interface StoredBook {
 const urn = (b: StoredBook) => `urn:readlib:book:${b.file_name}`;
 const sorted = (ids: string[]) => [...ids].sort();
 
-// issue #32 "Done when": an e-reader app pointed at /opds can browse every feed, search, and download
+// OPDS: an e-reader app pointed at /opds can browse every feed, search, and download
 describe.each(dialects)('OPDS: an e-reader app walks the catalogue on $name', (dialect) => {
   let t: Harness;
   let base: string;

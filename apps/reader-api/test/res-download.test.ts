@@ -6,7 +6,7 @@ import { dialects, type Harness, harness, seedBook } from './helpers.js';
 
 const EPUB_BYTES = Buffer.from('PK\u0003\u0004 not really a zip, but bytes to send');
 
-// issue #32: what an app downloads from an acquisition link is an EPUB named by its title
+// OPDS: what an app downloads from an acquisition link is an EPUB named by its title
 describe.each(dialects)('stored EPUBs under /res/epub/ on $name', (dialect) => {
   let t: Harness;
   beforeEach(async () => {

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dialects, type Harness, harness } from './helpers.js';
 
 // decisions.md §1 (the store under /res/, "with range requests"): a download whose client stops reading
-// makes no progress either way. Found by an audit: 50 such clients held 50 sockets and file handles for
-// good, and SIGTERM waited on them for ever. README: SOCKET_IDLE_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS.
+// makes no progress either way, and must not hold its socket and file handle for good, nor keep
+// SIGTERM waiting. README: SOCKET_IDLE_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS.
 const openFds = () => readdirSync('/proc/self/fd').length;
 
 describe.each(dialects.slice(0, 1))('a client that stops reading a /res/ download ($name)', (dialect) => {

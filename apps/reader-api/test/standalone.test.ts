@@ -56,7 +56,7 @@ describe.each(dialects)(
           })
           .not.toBe('');
         expect(((await (await fetch(`${url}/readyz`)).json()) as { status: string }).status).toBe('ok');
-        // the memos are built before the port opens (issue: performance), and the log says what was built
+        // the memos are built before the port opens, and the log says what was built
         const warmed = ok.out().indexOf('"msg":"warmed up"');
         expect(warmed).toBeGreaterThan(-1);
         expect(warmed).toBeLessThan(ok.out().indexOf('Server listening'));

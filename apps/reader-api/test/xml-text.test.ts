@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { attributes, textElement, xmlText } from '../src/routes/opds/xml-text.js';
 import { assertWellFormed } from './opds-clients.js';
 
-// issue #32: feeds of hostile EPUB metadata stay well-formed XML
+// OPDS: feeds of hostile EPUB metadata stay well-formed XML
 describe('XML text of the OPDS 1.2 feeds', () => {
   it('escapes markup in text and attributes', () => {
     expect(xmlText(`<a href="x">Tom & Jerry's</a>`)).toBe(

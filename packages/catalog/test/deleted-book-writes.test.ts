@@ -10,8 +10,8 @@ import { readerContext } from './context.js';
 const dialects = await testDialects();
 
 // decisions.md §2: a book that is not there is 404 error_code 1, and 500 is kept for internal errors.
-// An operator may delete a book between a reader request's read of it and its write (found by an
-// audit: 20 concurrent requests around one delete gave 15 answers of 500). Here the delete is made to
+// An operator may delete a book between a reader request's read of it and its write, which must
+// answer 404, not 500. Here the delete is made to
 // fall exactly there: the write batcher deletes the book before it runs the request's write.
 describe.each(dialects)("a reader's write to a book deleted meanwhile on $name", (dialect) => {
   let h: Awaited<ReturnType<typeof dialect.create>>;

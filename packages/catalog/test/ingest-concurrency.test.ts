@@ -19,10 +19,10 @@ import { PublicUrls } from '../src/urls.js';
 
 const dialects = await testDialects();
 
-// Found by an audit: two imports of the same folder at once (two terminals, an overlapping cron run)
-// left 8 to 24 of 300 books in the catalogue without their files, and a re-run skipped them as
-// duplicates. Each import removed "leftover" files before storing and again when its insert lost the
-// race, deleting what the other one had stored or just committed.
+// Two imports of the same folder at once (two terminals, an overlapping cron run) must leave every book
+// with its files: an import that removed "leftover" files before storing, or again when its insert lost
+// the race, would delete what the other one had stored or just committed, and a re-run would skip those
+// books as duplicates.
 describe.each(dialects)('imports of the same books at once on $name', (dialect) => {
   let h: Awaited<ReturnType<typeof dialect.create>>;
   let dir: string;

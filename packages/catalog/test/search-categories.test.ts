@@ -8,7 +8,7 @@ import { readerContext } from './context.js';
 const dialects = await testDialects();
 
 // decisions.md §3 Search: `category` holds the non-empty categories whose name contains the keyword.
-// The reader keeps the folded category names for a catalogue version (issue: performance): a category
+// The reader keeps the folded category names for a catalogue version: a category
 // that gets its first book, by a new book or a moved one, is found by the next search.
 describe.each(dialects)('search categories kept per catalogue version on $name', (dialect) => {
   let h: Awaited<ReturnType<typeof dialect.create>>;

@@ -162,8 +162,8 @@ function parseUtcOffset(value: string): number {
 }
 
 /**
- * An http(s) URL with a host (`http://` made covers `http:/res/...`; a space or a port past 65535 was
- * taken as well: found by an audit); an origin is a URL with nothing after its host and port.
+ * An http(s) URL with a host (`http://` would make covers `http:/res/...`; a space or a port past 65535
+ * is refused as well); an origin is a URL with nothing after its host and port.
  */
 function assertHttpUrl(name: string, value: string, origin = false): void {
   let url: URL | undefined;

@@ -55,7 +55,7 @@ describe('decisions.md §1: configuration from validated environment variables',
     expect(() => load({ WECHAT_APP_SECRETS: 'no-equals-sign' })).toThrow(/WECHAT_APP_SECRETS/);
   });
 
-  // found by an audit: each of these started, and covers read `http:/res/...` or a file `mysql:/x/y` appeared
+  // each of these is refused: otherwise covers read `http:/res/...` or a file `mysql:/x/y` appears
   it('refuses a public URL without a host, a database URL of another engine and an origin that is not one', () => {
     for (const url of ['http://', 'http://exa mple.com', 'https://:99999', 'https://host:99999'])
       expect(() => load({ PUBLIC_BASE_URL: url }), url).toThrow(/PUBLIC_BASE_URL/);

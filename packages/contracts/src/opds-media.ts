@@ -1,5 +1,5 @@
 /**
- * Media types of the OPDS catalogue (issue #32): OPDS 1.2 is Atom with the OPDS profile, OPDS 2.0 is
+ * Media types of the OPDS catalogue: OPDS 1.2 is Atom with the OPDS profile, OPDS 2.0 is
  * JSON. The route table, the feeds' links and the tests use these, so a client's content negotiation
  * sees one spelling everywhere. Plain constants, importing nothing: the route tables name them, and a
  * bundle that leaves a table out must be able to leave them out too.

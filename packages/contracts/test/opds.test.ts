@@ -11,7 +11,7 @@ import {
 } from '../src/index.js';
 import { check, parseQuery } from './helpers.js';
 
-// issue #32: the query parameters of the OPDS feeds
+// the query parameters of the OPDS feeds
 describe('OPDS feed queries', () => {
   it('pages default to 1 and are positive integers', () => {
     expect(parseQuery(OpdsPageQuery, {})).toEqual({ page: 1 });

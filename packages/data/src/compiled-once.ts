@@ -6,8 +6,8 @@ const MARK = '\u0000readlib-arg:';
 
 /**
  * A hot query whose SQL is built once per dialect (and per length of each list argument). Kysely's
- * builder and compiler cost about 20 µs a call on the reader's CPU, as much as running a short indexed
- * query on SQLite, and the reader runs several on every request. `build` is called once with marker
+ * builder and compiler cost about as much CPU as running a short indexed query on SQLite, and the
+ * reader runs several on every request. `build` is called once with marker
  * strings in place of the arguments (a list argument: a list of markers of its length); later calls
  * bind the real values in their places. So `build` must pass each argument through as bound values
  * only (a list: as an `in` list, each element once), never as anything the SQL text depends on or that

@@ -1,22 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { setCommitProbe } from './commit-probe.js';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
-import { type HeldFile, holdFile } from './held-file.js';
 import { trackPool } from './pool-stats.js';
-import { ImmediateSqliteDialect } from './sqlite-dialect.js';
-import { SqliteReadWorker, setReadWorker } from './sqlite-read-worker.js';
-import { SplitSqliteDialect } from './sqlite-split-driver.js';
-import { withStatementCache } from './sqlite-statements.js';
-import {
-  BACKSTOP_AUTOCHECKPOINT_PAGES,
-  startWalCheckpointer,
-  type WalCheckpointer,
-} from './wal-checkpointer.js';
+import { openSqliteFile, openSqliteMemory } from './sqlite/open-db.js';
+import type { WalCheckpointer } from './sqlite/wal-checkpointer.js';
+
+export { DEFAULT_LOCK_WAIT_MS } from './sqlite/open-db.js';
 
 export type DbConfig =
   | { dialect: 'sqlite'; file: string }
@@ -36,7 +26,7 @@ export interface CreateDbOptions {
   /**
    * SQLite files: where write-ahead-log checkpoints run. 'inline' (default): inside the commit that
    * crosses 1,000 pages, SQLite's own behaviour, right for short-lived tools. 'background': on a worker
-   * thread every 200 ms, so a service's event loop never waits for one (see wal-checkpointer.ts).
+   * thread, so a service's event loop never waits for one (see sqlite/README.md).
    */
   checkpoints?: 'inline' | 'background';
   /**
@@ -55,8 +45,8 @@ export interface CreateDbOptions {
   /** PostgreSQL: `statement_timeout` of every connection (default: none; migrations must not have one) */
   statementTimeoutMs?: number;
   /**
-   * SQLite files: how long a write waits for the write lock another process holds (default 5000 ms),
-   * then fails with SQLITE_BUSY (a 503 in the services). The wait does not stop reads.
+   * SQLite files: how long a write waits for the write lock another process holds (default
+   * DEFAULT_LOCK_WAIT_MS), then fails with SQLITE_BUSY (a 503 in the services). The wait does not stop reads.
    */
   lockWaitMs?: number;
 }
@@ -87,8 +77,8 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       types: pgTypes as any,
       ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
       // statement_timeout is the server's: a server that stops answering on an open connection (a
-      // partition, a frozen host) held requests with no limit (found by an audit). The client gives up
-      // a little after the server would have, and TCP keepalive finds a dead peer while idle.
+      // partition, a frozen host) would hold requests with no limit. The client gives up a little
+      // after the server would have, and TCP keepalive finds a dead peer while idle.
       ...(options.statementTimeoutMs
         ? { query_timeout: options.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS }
         : {}),
@@ -98,8 +88,8 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     const lost = options.onIdleConnectionError ?? warnIdleError;
     pool.on('error', lost);
     // pg-pool listens for the errors of idle clients only (reported above): a connection lost while a
-    // query ran on it (a server restart, pg_terminate_backend) emitted 'error' with no listener, which
-    // ended the process (found by an audit). Its query fails by itself, as a 503 the request log shows,
+    // query ran on it (a server restart, pg_terminate_backend) emits 'error', which with no listener
+    // ends the process. Its query fails by itself, as a 503 the request log shows,
     // and the pool drops the dead client, so this listener only keeps the process alive.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -111,99 +101,6 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     }));
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }
-  if (config.file === ':memory:') return memoryDb();
-  mkdirSync(dirname(config.file), { recursive: true });
-  // two connections (sqlite-split-driver.ts) so reads go on while a write waits for the other service;
-  // the writer serves most reads too, hence the larger cache, and waits for locks with timers
-  const writer = openSqlite(config.file, { busyTimeoutMs: 0, cacheMiB: 64 });
-  const reader = openSqlite(config.file, { busyTimeoutMs: DEFAULT_LOCK_WAIT_MS, cacheMiB: 16 });
-  const fileSync = options.checkpoints === 'background' ? holdFile(config.file) : undefined;
-  const checkpointer = fileSync ? startWalCheckpointer(config.file, { syncFd: fileSync.fd }) : undefined;
-  if (checkpointer) {
-    for (const c of [reader, writer]) c.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
-    // the service goes on (the backstop still checkpoints), but a full disk or an I/O error must be seen
-    checkpointer.onEvent((e) => {
-      if (e.type === 'error') console.error(`readlib: background WAL checkpoint failed: ${e.message}`);
-    });
-  }
-  const gauges = { waiting: 0 };
-  const db = new Kysely<Database>({
-    dialect: new SplitSqliteDialect({
-      gauges,
-      reader: withStatementCache(reader),
-      writer: withStatementCache(writer),
-      lockWaitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
-      close: () => {
-        reader.close();
-        writer.close();
-      },
-    }),
-  });
-  trackPool(db, () => ({
-    dialect: 'sqlite',
-    total: (reader.open ? 1 : 0) + (writer.open ? 1 : 0),
-    waiting: gauges.waiting,
-  }));
-  // the wal-index header moves with every commit; where it cannot be read, the reader connection's
-  // data_version does: it never writes, so it moves with every commit, this process's too
-  const walIndex = holdWalIndex(config.file, reader);
-  setCommitProbe(db, reader, walIndex?.fd);
-  // started on the first long read (report screens): a service that makes none has no such thread
-  const readWorker = new SqliteReadWorker(config.file);
-  setReadWorker(db, readWorker);
-  return {
-    db,
-    dialect: 'sqlite',
-    ...(checkpointer ? { checkpointer } : {}),
-    destroy: async () => {
-      await checkpointer?.stop();
-      await readWorker.close();
-      await db.destroy();
-      // last: closing them drops this process's locks on the files (held-file.ts)
-      fileSync?.release();
-      walIndex?.release();
-    },
-  };
-}
-
-/**
- * The wal-index (`<file>-shm`) of a file in WAL mode, for the commit probe; undefined if the file is not
- * in WAL mode (a file system without shared memory, where SQLite keeps its rollback journal: a stale
- * `-shm` left beside it would never change) or the wal-index cannot be opened.
- */
-function holdWalIndex(file: string, connection: SQLite.Database): HeldFile | undefined {
-  if (connection.pragma('journal_mode', { simple: true }) !== 'wal') return undefined;
-  // a read first: a connection's first one creates and sets up the wal-index if no connection has yet
-  connection.pragma('data_version');
-  try {
-    return holdFile(`${file}-shm`);
-  } catch {
-    return undefined;
-  }
-}
-
-/** How long a SQLite write waits for another process's write lock by default (then 503). */
-export const DEFAULT_LOCK_WAIT_MS = 5000;
-
-function openSqlite(file: string, o: { busyTimeoutMs: number; cacheMiB: number }): SQLite.Database {
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${o.busyTimeoutMs}`);
-  // reads of a large catalogue: a large page cache and memory-mapped I/O instead of read() calls
-  sqlite.pragma(`cache_size = -${o.cacheMiB * 1024}`);
-  sqlite.pragma('mmap_size = 268435456');
-  return sqlite;
-}
-
-/** An in-memory database is private to its connection: one connection, shared by reads and writes. */
-function memoryDb(): DbHandle {
-  const sqlite = new SQLite(':memory:');
-  sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) as never }),
-  });
-  trackPool(db, () => ({ dialect: 'sqlite', total: sqlite.open ? 1 : 0 }));
-  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  if (config.file === ':memory:') return openSqliteMemory();
+  return openSqliteFile(config.file, options);
 }

@@ -1,4 +1,3 @@
-export { commitStamp, commitStampSource } from './commit-probe.js';
 export * from './constraint-errors.js';
 export * from './create-db.js';
 export * from './database.js';
@@ -37,6 +36,7 @@ export * from './repositories/view-days.repository.js';
 export { bookGrams, bookSearchColumns, isShortKeyword, normalizeText, valueGrams } from './search/grams.js';
 export { optimizeSearchIndexes, SEARCH_INDEXES } from './search/optimize.js';
 export { TextMatcher } from './search/text-matcher.js';
+export { commitStamp, commitStampSource } from './sqlite/commit-probe.js';
+export type { CheckpointEvent, WalCheckpointer } from './sqlite/wal-checkpointer.js';
 export { isDatabaseUnavailable } from './unavailable.js';
-export type { CheckpointEvent, WalCheckpointer } from './wal-checkpointer.js';
 export * from './write-batcher.js';

@@ -7,10 +7,8 @@ import { dialectOf } from './dialect.js';
  * value samples (`sqlite_stat4`, which better-sqlite3's build collects). With samples, SQLite plans a
  * join, or a query with a choice of indexes, that compares an indexed column with a bound parameter
  * by that parameter's value, so the statement is prepared again whenever the parameter is bound: on
- * every execution of a cached statement. Measured at 100k books (bench/, same file with and without
- * samples): a book by file name with its category 44 -> 15 µs, a book's ten recent readers 33 -> 17 µs,
- * a shelf's entries 42 -> 23 µs; the SQL of a book detail 237 -> 190 µs, of a home page 302 -> 251 µs.
- * Our queries compare ids and dates, where samples do not change the plan.
+ * every execution of a cached statement, which costs more than running our short indexed reads
+ * (BENCHMARKS.md has the figures). Our queries compare ids and dates, where samples do not change the plan.
  */
 export async function analyze(db: Kysely<Database>, table?: string): Promise<void> {
   await (table ? sql`analyze ${sql.table(table)}` : sql`analyze`).execute(db);

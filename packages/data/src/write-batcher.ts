@@ -35,10 +35,9 @@ export interface WriteBatcherOptions {
 
 /**
  * Group commit for the small writes of the reader API (views, shelf, ratings, search log). A commit
- * costs more than the statements it commits (SQLite WAL at 100k books: ~300 µs of a ~400 µs view
- * write), so writes that arrive while a batch is being written wait for the next batch and commit
+ * costs more than the small statements it commits, so writes that arrive while a batch is being written wait for the next batch and commit
  * together. A write that fails is rolled back alone and rejects only its caller (see commit()).
- * Callers are answered after the commit, so durability is what it was with one transaction per
+ * Callers are answered after the commit, so durability is that of one transaction per
  * write; a failed commit rejects every write of the batch.
  */
 export class WriteBatcher implements Writes {

@@ -11,7 +11,7 @@ import { sampleBook, testDialects } from '../src/testing/index.js';
 
 const dialects = await testDialects();
 
-// issue #32: the pages of the OPDS feeds that no other reader list has
+// the pages of the OPDS feeds that no other reader list has
 describe.each(dialects)('OPDS repository on $name', (dialect) => {
   let h: DbHandle;
   let books: BookRow[];

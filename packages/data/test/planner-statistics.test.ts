@@ -12,7 +12,7 @@ async function statRows(h: DbHandle, stat: 'sqlite_stat1' | 'sqlite_stat4', tabl
   return Number(rows[0]!.n);
 }
 
-// Planner statistics (issue: performance; packages/data/src/planner-statistics.ts says why SQLite's
+// Planner statistics (packages/data/src/planner-statistics.ts says why SQLite's
 // value samples are dropped): the same data-layer behaviour on each dialect.
 describe.each(dialects)('planner statistics on $name', (dialect) => {
   let h: DbHandle & { config: { dialect: string; searchPath?: string } };

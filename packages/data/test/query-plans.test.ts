@@ -5,7 +5,7 @@ import { type DbHandle, insertBook, saveShelf, searchFacet, shelfEntries, upsert
 import { pgFieldMatch } from '../src/search/match.js';
 import { sampleBook, testDialects } from '../src/testing/index.js';
 
-// The plans SQLite picks for two hot reads (issue: performance). A plan change does not break any
+// The plans SQLite picks for two hot reads. A plan change does not break any
 // answer, only the speed at a million books, so it is checked here rather than left to benchmarks.
 const dialects = await testDialects();
 const sqlite = dialects.find((d) => d.name === 'sqlite')!;

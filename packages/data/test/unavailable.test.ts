@@ -201,7 +201,7 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
     },
   );
 
-  // found by an audit: a server restart under load ended both reader processes
+  // a server restart under load must not end the reader processes
   it.runIf(postgres)(
     'a pooled connection killed while its query runs: the query fails as unavailable, the process goes on',
     async () => {
@@ -236,7 +236,7 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
     },
   );
 
-  // found by an audit: a frozen server held requests on open connections with no limit
+  // a frozen server must not hold requests on open connections with no limit
   it.runIf(postgres)(
     'a server that stops answering on an open connection: the query fails past the statement timeout',
     async () => {

@@ -17,7 +17,7 @@ import { sampleBook, testDialects } from '../src/testing/index.js';
 
 const dialects = await testDialects();
 
-// Group commit of the reader writes (issue: performance): same results as one transaction per write.
+// Group commit of the reader writes: same results as one transaction per write.
 describe.each(dialects)('WriteBatcher on $name', (dialect) => {
   let h: DbHandle;
   let book: BookRow;

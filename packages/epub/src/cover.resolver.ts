@@ -42,8 +42,8 @@ export function resolveCover(zip: SafeZip, opf: OpfPackage): EpubCover | null {
     if (byMeta) return byMeta;
   }
 
-  // each page at most once, and only the first few: 200 references to one 1 MiB page held the
-  // service 51 s, parsing it 200 times (found by an audit)
+  // each page at most once, and only the first few: 200 references to one 1 MiB page would parse it
+  // 200 times, holding the service
   const pages = new Set(
     opf.guide.filter((r) => r.type === 'cover' || r.type === 'title-page').map((r) => r.path),
   );

@@ -71,7 +71,7 @@ const IMAGE_EXT = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg', 'avif', '
 
 /**
  * The stored cover's extension, which decides the type /res/ serves it as: a "cover" of an unknown
- * media type named `cover.html` was stored and served as text/html (found by an audit).
+ * media type named `cover.html` must not be stored and served as text/html.
  */
 export function coverExtension(cover: EpubCover): string | null {
   const fromType = COVER_EXT[cover.mediaType];

@@ -317,7 +317,7 @@ export class FileStore {
       const path = join(tmpRoot, name);
       const info = await stat(path).catch(() => null);
       // mtimeMs carries a fraction Date.now() lacks: a file written this millisecond
-      // would look younger than 0 ms, so 0 means every leftover whatever its time.
+      // would look younger than no age at all, so 0 means every leftover whatever its time.
       if (info && (olderThanMs <= 0 || Date.now() - info.mtimeMs >= olderThanMs)) {
         await rm(path, { recursive: true, force: true });
         removed++;

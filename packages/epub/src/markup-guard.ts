@@ -13,15 +13,15 @@ interface View {
 
 /**
  * Checks one archive entry for DTDs as its bytes go by, in bounded memory: the head, one piece and the
- * scanners' state (reading a 127 MiB entry whole to check it took the admin service 380 MB).
+ * scanners' state (reading a large entry whole to check it would take several times its size).
  *
  * Every entry whose content is markup is checked, whatever its name: after an optional BOM and white
  * space, `<` in ASCII-compatible bytes or in UTF-16 (a chapter `ch2` without an extension, `evil.dtd`
- * and `x.mml` were served with their entities: found by an audit). Entries named like XML are checked
- * whatever their content, as before. Images and fonts do not start with `<` and are not read.
+ * and `x.mml` would otherwise be served with their entities). Entries named like XML are checked
+ * whatever their content. Images and fonts do not start with `<` and are not read.
  *
  * The bytes are read twice: decoded per the file's encoding, and one byte per character. A chapter
- * declaring ISO-2022-JP turned a plain `<!ENTITY` into kanji for the decoder, while anything reading
+ * declaring ISO-2022-JP turns a plain `<!ENTITY` into kanji for the decoder, while anything reading
  * it as UTF-8 (a charset sent with it overrides the declaration) sees the declaration. UTF-8 maps
  * every byte below 0x80 to itself and no other byte to a character below 0x80, and the scanner acts
  * on such characters only: for UTF-8 the two readings are the same, and one is run.

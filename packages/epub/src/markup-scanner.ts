@@ -2,7 +2,7 @@ import { EpubError } from './errors.js';
 
 // Lexical states. Only comments, CDATA sections and processing instructions are skipped: their content
 // is text to every parser. Tags and DOCTYPEs are read, and markup no two parsers would read alike there
-// is refused, so the guard never skips what a parser reads (an audit hid a DOCTYPE behind `<?x <!-- ?>`).
+// is refused, so the guard never skips what a parser reads (a DOCTYPE hidden behind `<?x <!-- ?>`).
 const TEXT = 0;
 const TAG = 1;
 const END_TAG = 2;

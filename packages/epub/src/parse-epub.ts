@@ -43,7 +43,7 @@ export async function openAndParse(
   } catch (err) {
     zip?.close();
     // the file system failing us (a temp file removed, EMFILE) is the service's fault, not the book's:
-    // it was a 415 "not an EPUB" naming a server path (found by an audit)
+    // never a 415 "not an EPUB" naming a server path
     if (err instanceof EpubError || (err as NodeJS.ErrnoException).syscall) throw err;
     throw new EpubError('UNREADABLE', `the EPUB could not be read: ${(err as Error)?.message}`, {
       cause: err,

@@ -13,7 +13,7 @@ export interface RawTocItem {
 /**
  * Longest table-of-contents label kept, in characters: as long as the title, author and publisher the
  * catalogue keeps. Labels are stored with the book and sent with every contents answer: one nav label
- * of 3.5 MB was kept whole and made each of them 7 MB (found by an audit).
+ * of 3.5 MB kept whole would make each of them 7 MB.
  */
 export const MAX_TOC_LABEL = 256;
 

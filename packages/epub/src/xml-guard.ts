@@ -28,8 +28,7 @@ export function detectEncoding(head: Uint8Array): XmlEncoding {
   const text = Buffer.from(head.subarray(0, DECLARATION_BYTES)).toString('latin1');
   const declared = /^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(text)?.[1];
   // a declaration readable one byte per character is not UTF-16, whatever it says: decoding such a
-  // file as UTF-16 turned its text into noise that hid an entity declaration from the guard
-  // (found by an audit); an XML parser detects the encoding from those first bytes as well
+  // file as UTF-16 turns its text into noise that hides an entity declaration from the guard; an XML parser detects the encoding from those first bytes as well
   const encoding = declared ? encodingOf(declared) : undefined;
   if (!encoding || encoding.startsWith('utf-16')) return { label: 'utf-8', bom: 0 };
   return { label: encoding, bom: 0 };

@@ -106,8 +106,8 @@ const CP437_HIGH =
 
 /**
  * An entry's name: UTF-8 when flagged so; else UTF-8 when the bytes are valid UTF-8 (many tools write
- * it without the flag), else CP437. Decoding every name as UTF-8 turned invalid bytes into U+FFFD:
- * `\xff.txt` and `\xfe.txt` became one name, refused as a duplicate (found by an audit). The decoded
+ * it without the flag), else CP437. Decoding every name as UTF-8 would turn invalid bytes into U+FFFD:
+ * `\xff.txt` and `\xfe.txt` would become one name, refused as a duplicate. The decoded
  * name is the entry's name everywhere after: checks, lookups from the book's hrefs, files on disk.
  */
 export function entryName(bytes: Buffer, flags: number): string {

@@ -91,8 +91,8 @@ describe('FileStore', () => {
   });
 
   // a bulk import names a book by its bytes: files under the name are this very book, stored by an
-  // import running at the same time or left by a crashed one (found by an audit: two imports at once
-  // removed each other's files, leaving books without them)
+  // import running at the same time or left by a crashed one: two imports at once must not remove
+  // each other's files
   describe('placeBook, for names derived from the bytes', () => {
     const book = () => makeEpub({ title: 'Placed', cover: TINY_PNG, chapters: [{ title: 'One' }] });
 

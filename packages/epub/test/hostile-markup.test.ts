@@ -5,7 +5,7 @@ import { containerXml, makeEpub, type RawZipEntry, TINY_PNG, writeZip } from '..
 import { stripSafeDoctype } from '../src/xml-guard.js';
 import { expectEpubError, listTree, tempRoot } from './helpers.js';
 
-// Markup that hid a DTD from the guard (audit of the upload path): the guard must read markup as
+// Markup that would hide a DTD from a naive guard: the guard must read markup as
 // parsers do, in every entry that is markup, in every reading of its bytes.
 
 const XHTML = 'application/xhtml+xml';

@@ -4,8 +4,8 @@ import { FileStore, parseEpub } from '../src/index.js';
 import { containerXml, makeEpub, type RawZipEntry, TINY_PNG, writeZip } from '../src/testing/index.js';
 import { expectEpubError, listTree, tempRoot } from './helpers.js';
 
-// Shapes found by an audit of hostile uploads: each held the service, blew up its memory, answered 500
-// or slipped past a guard, or refused a legitimate book.
+// Shapes of hostile uploads: each could hold the service, blow up its memory, answer 500 or slip past a
+// guard, or have a legitimate book refused.
 
 /** An EPUB 3 whose package document is `opf` (in OEBPS/) with one chapter, plus `extra` entries. */
 function book(opf: { metadata?: string; manifest?: string; guide?: string }, extra: RawZipEntry[] = []) {

@@ -109,7 +109,7 @@ describe('table of contents', () => {
   );
 
   it("gives every entry its own id, also when the book's own ids take the generated ones", async () => {
-    // found by an audit: `toc-2` named Chapter A and, generated, Chapter B too; the tree lost Chapter A
+    // `toc-2` names Chapter A and, generated, Chapter B too: the tree must keep Chapter A
     const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>
 <nav epub:type="toc"><ol><li id="toc-2"><a href="c.xhtml">Chapter A</a></li><li><a href="c.xhtml#b">Chapter B</a><ol><li><a href="c.xhtml#c">Section B.1</a></li></ol></li><li id="toc-2-2"><a href="c.xhtml#d">Chapter D</a></li></ol></nav></body></html>`;
     const book = await parseEpub(withNav(nav));

@@ -96,11 +96,11 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     // refused by installGracefulClose instead, in the envelope
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    // Fastify turns Node's limit off: a body that stopped arriving was held for ever (found by an
-    // audit); Node answers 408 then (clientErrors)
+    // Fastify turns Node's limit off, so a body that stops arriving would be held for ever; Node
+    // answers 408 then (clientErrors)
     requestTimeout: config.requestTimeoutMs[family],
-    // a client that stops reading a download (found by an audit: 50 sockets and file handles held for
-    // good, and SIGTERM waited on them) makes no progress either way, which Node's socket timeout sees
+    // a client that stops reading a download (holding a socket and a file handle, and SIGTERM would
+    // wait on it) makes no progress either way, which Node's socket timeout sees
     connectionTimeout: config.socketIdleTimeoutMs,
     http: nodeTimeouts(config.requestTimeoutMs[family]),
     // behind a proxy (TRUST_PROXY), req.ip is the client's, so rate limits count clients

@@ -40,8 +40,8 @@ export function classify(err: FastifyError | AppError | Error): { kind: ErrorKin
 
 /**
  * Errors Fastify raises before routing (a path that is not valid percent-encoding / UTF-8, e.g.
- * `/res/%c0%ae%c0%ae/`) bypass the error handler; found by tests/reliability answering Fastify's own
- * `{error, code, message, statusCode}`. Passed as the `frameworkErrors` option: the same envelope.
+ * `/res/%c0%ae%c0%ae/`) bypass the error handler, and would answer Fastify's own
+ * `{error, code, message, statusCode}` (tests/reliability sends them). Passed as the `frameworkErrors` option: the same envelope.
  */
 export function frameworkErrors(family: Family) {
   return (_err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void => {
@@ -52,9 +52,9 @@ export function frameworkErrors(family: Family) {
 
 /**
  * Requests Node's parser refuses before Fastify sees them (a header section over 16 KiB, a malformed
- * request line or Content-Length, a client too slow to send its headers) got Fastify's own
- * `{error, message, statusCode}`; found by an audit of the reader API. Passed as `clientErrorHandler`:
- * the same statuses, in the family's envelope, and the connection is closed as before.
+ * request line or Content-Length, a client too slow to send its headers) would get Fastify's own
+ * `{error, message, statusCode}`. Passed as `clientErrorHandler`: the same statuses, in the family's
+ * envelope, and the connection is closed.
  */
 export function clientErrors(family: Family) {
   return (err: Error & { code?: string }, socket: Socket): void => {

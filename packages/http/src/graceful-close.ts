@@ -3,14 +3,14 @@ import { type Family, failure } from './envelope.js';
 import { UNAVAILABLE_RETRY_AFTER_S } from './error-handler.js';
 
 /**
- * Draining on close (found by tests/reliability, SIGTERM under load): `forceCloseConnections: 'idle'`
+ * Draining on close (tests/reliability, SIGTERM under load): `forceCloseConnections: 'idle'`
  * closes the connections idle *at* close time, but a keep-alive connection busy then (a download in
- * flight) stayed open after its response until the 72 s keep-alive timeout, so the process took over a
- * minute to exit, past any orchestrator's grace period (whose SIGKILL then cuts what is still in flight).
+ * flight) would stay open after its response until the keep-alive timeout, so the process could take
+ * over a minute to exit, past any orchestrator's grace period (whose SIGKILL then cuts what is still in flight).
  * While closing, every response says `connection: close`, and connections whose last response has
- * ended are closed every 100 ms; requests in flight still finish. A request that arrives on an open
+ * ended are closed on a short timer; requests in flight still finish. A request that arrives on an open
  * connection after that is refused 503 in the family's envelope (Fastify's own `return503OnClosing` body
- * had no `error_code`, and the SDK's `ready()` took it for a health answer), with `Retry-After` for the
+ * has no `error_code`, and the SDK's `ready()` would take it for a health answer), with `Retry-After` for the
  * client to go to another replica.
  */
 export function installGracefulClose(app: FastifyInstance, family: Family, deadlineMs = 0): void {

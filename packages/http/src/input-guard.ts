@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * What schema validation lets through and the database cannot take (found by tests/reliability):
- * AJV coerces "Infinity" and "1e309" to Infinity and then skips `maximum`, so `page=Infinity` reached
- * the OFFSET clause; numbers past 2^53 lose their value; and PostgreSQL refuses a NUL character in
+ * What schema validation lets through and the database cannot take (tests/reliability sends it):
+ * AJV coerces "Infinity" and "1e309" to Infinity and then skips `maximum`, so `page=Infinity` would
+ * reach the OFFSET clause; numbers past 2^53 lose their value; and PostgreSQL refuses a NUL character in
  * text ("invalid byte sequence"), which turned `keyword=a%00b` into a 500; a lone surrogate reached
  * SQLite as invalid UTF-8 and came back as three replacement characters. Each is a client error.
  */

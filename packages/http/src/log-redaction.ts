@@ -5,9 +5,9 @@ const SENSITIVE =
   /^(secret|code|js_code|token|access_token|refresh_token|password|authorization|session_key|sign)$/i;
 
 /**
- * A request URL fit for the log: values of credential-bearing query parameters replaced (found by
- * tests/reliability: `GET /openId/get?appId&code&secret` wrote the mini-program secret and the one-time
- * login code to every "incoming request" line).
+ * A request URL fit for the log: values of credential-bearing query parameters replaced, so
+ * `GET /openId/get?appId&code&secret` does not write the mini-program secret and the one-time login
+ * code to every "incoming request" line.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');

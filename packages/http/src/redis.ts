@@ -16,7 +16,7 @@ export interface ConnectRedisOptions {
 /**
  * A command Redis does not answer within this fails, so the rate limiter skips and caches compute. An
  * outage that closes the connection fails commands at once; one that leaves it open (a partition, a
- * stopped primary) held every request of every replica until TCP gave up (found by an audit).
+ * stopped primary) would hold every request of every replica until TCP gave up.
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 

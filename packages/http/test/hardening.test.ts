@@ -126,7 +126,7 @@ describe('a request body that stops arriving (READER_ / ADMIN_REQUEST_TIMEOUT_MS
   ] as const)(
     '%s: 408 in the envelope once the time is up, and the connection closes',
     async (family, env, code) => {
-      // held for ever before: Fastify turns Node's own limit off (found by an audit)
+      // never held for ever, although Fastify turns Node's own limit off
       const app = await appFor(family, { [env]: '400' });
       app.post('/echo', async (req) => ({ ...code, msg: 'ok', data: req.body }));
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -31,7 +31,7 @@ async function helmetOnRealResponse(): Promise<Record<string, string>> {
   }
 }
 
-// Security headers are computed once from helmet (issue: performance); they must be helmet's own.
+// Security headers are computed once from helmet; they must be helmet's own.
 describe('helmetHeaders', () => {
   it('equals what the helmet middleware sets on a response', async () => {
     const real = await helmetOnRealResponse();

@@ -54,7 +54,7 @@ then reload this page. <code>pnpm start</code> builds it when it is missing.</p>
 const YEAR = { maxAge: '365d', immutable: true } as const;
 
 /**
- * The operator console at `/console/` (issue #30): hashed assets cached for good, `index.html` never
+ * The operator console at `/console/`: hashed assets cached for good, `index.html` never
  * cached (a new build is seen at the next load), every other path inside it answered with index.html
  * for the console's own router, all under a strict Content-Security-Policy. A console that was not
  * built answers 503 with a page saying how to build it.

@@ -27,11 +27,11 @@ export interface ImportSource {
 /**
  * Files named directly, and every *.epub below the named folders, in a stable order. A path that cannot
  * be looked at (a broken symbolic link, a folder it may not read) becomes a source whose load fails with
- * the reason, so the import reports it among the failures and goes on with the rest. Found by an audit:
+ * the reason, so the import reports it among the failures and goes on with the rest:
  * - only regular files are read (a symbolic link to one included): a FIFO or a device named *.epub, or
- *   named directly (/dev/zero), hung the import, and is now a failure "not a regular file";
+ *   named directly (/dev/zero), would hang the import, and is a failure "not a regular file";
  * - below a named folder, symbolic links to folders are not followed (links to files are): a link to /
- *   walked the whole machine. A folder named on the command line may be a link;
+ *   would walk the whole machine. A folder named on the command line may be a link;
  * - names are read as bytes, so a file whose name is not UTF-8 is imported, not "not found".
  */
 export async function collectEpubs(paths: string[]): Promise<ImportSource[]> {

@@ -112,8 +112,7 @@ export function columnsFrom(body: Writable, urls: PublicUrls): BookUpdate {
     if (value !== undefined) out[column] = value;
   }
   // `cover` is derived from coverPath; a URL of our own /res/ is taken back to its stored path, and any
-  // other is refused: it was dropped without a word before (found by an audit), but a cover is a file
-  // of the store, which `/res/` serves
+  // other is refused, not dropped without a word: a cover is a file of the store, which `/res/` serves
   if (body.cover !== undefined && body.coverPath === undefined) {
     const path = urls.storePath(body.cover);
     if (path === undefined)

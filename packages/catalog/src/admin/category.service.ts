@@ -22,7 +22,7 @@ export async function resolveCategory(
   }
   if (input.categoryText === undefined) return undefined;
   const name = input.categoryText.trim();
-  // spaces only was taken as not sent while "" was refused: both are refused now (found by an audit)
+  // spaces only is refused as "" is, not taken as not sent
   if (!name) throw invalid('categoryText must not be blank');
   // `literature` made a second category beside Literature, which the list filter by name then missed
   const existing = (await listCategories(db)).find((c) => fold(c.name) === fold(name));

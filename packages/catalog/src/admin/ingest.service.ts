@@ -115,7 +115,7 @@ export async function uploadEpub(
   const now = deps.now?.() ?? Date.now();
   const fileName = `${now.toString(36)}_${randomBytes(6).toString('hex')}`;
   // the client's name is kept as metadata only, never as a path
-  // never cut through a surrogate pair: half a character reached the database (found by an audit)
+  // never cut through a surrogate pair: half a character must not reach the database
   const originalName = clip(clientName.split(/[\\/]/).pop() ?? '', 200);
   // putBook verifies and parses the archive before writing anything: one pass over a large upload
   const stored = await store(deps, fileName, input);
@@ -164,7 +164,7 @@ export async function createAdminBook(deps: UploadDeps, body: BookCreateBody): P
   const toc: NewTocEntry[] = pending ? pending.contents.map(toTocRow) : [];
   try {
     // the book, a category it names anew and the end of its upload in one transaction: a refused
-    // create adds no category (found by an audit), and when the expiry sweep has taken the upload row
+    // create adds no category, and when the expiry sweep has taken the upload row
     // first (it removes the files next), the book is not created without its files
     await db.transaction().execute(async (trx) => {
       const categoryId = await resolveCategory(trx, body);
@@ -276,9 +276,9 @@ export async function commitImport(deps: IngestDeps, p: PreparedImport): Promise
   // under this fileName hold this very book (the name derives from the bytes): another import's, running
   // at the same time in this process or another one, or a crashed run's leftovers. placeBook keeps what
   // is in place, completes what is missing and removes nothing; the row insert decides who added the
-  // book. Removing such files first, and again after losing the insert, deleted what another import was
-  // storing or had just committed, or what an admin create had just named (found by an audit: books
-  // without their files, which a re-run skipped as duplicates).
+  // book. Removing such files first, and again after losing the insert, would delete what another import
+  // was storing or had just committed, or what an admin create had just named: books without their
+  // files, which a re-run skips as duplicates.
   const stored = await place(deps, fileName, input, parsed);
   const pending = pendingFrom(parsed, stored, categoryId, p.originalName);
   try {

@@ -39,7 +39,7 @@ export interface NewOperatorInput {
 
 /**
  * A username as stored and looked up: NFC, so "josé" typed composed or decomposed is one operator, not
- * two that look alike (found by an audit, with zero-width characters and line breaks, refused below).
+ * two that look alike (zero-width characters and line breaks are refused below).
  */
 const usernameOf = (raw: string) => raw.normalize('NFC').trim();
 
@@ -123,7 +123,7 @@ export async function ensureFirstOperator(
 
 /**
  * createOperator for the first operator; false when another replica starting at the same moment made it
- * first (both counted none: the loser exited on the unique violation, found by an audit).
+ * first (both counted none: the loser must not exit on the unique violation).
  */
 async function createdFirst(db: Kysely<Database>, input: NewOperatorInput): Promise<boolean> {
   try {

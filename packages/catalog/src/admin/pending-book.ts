@@ -31,8 +31,8 @@ export function clip(text: string, max: number): string {
 
 /**
  * The book fields an upload or import takes from the package file, held to the limits an operator's
- * update is held to (MaxLength): a 300,000-character title came through an upload whole and made one
- * admin list page weigh 900 KB (found by an audit).
+ * update is held to (MaxLength): a 300,000-character title must not come through an upload whole and
+ * make one admin list page weigh 900 KB.
  */
 export function pendingFrom(
   parsed: ParsedEpub,

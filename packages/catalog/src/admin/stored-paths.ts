@@ -15,10 +15,10 @@ function ownedBy(fileName: string, field: 'filePath' | 'unzipPath' | 'coverPath'
 }
 
 /**
- * The file paths a create or an update sends must name the book's own files in the store. After the
- * expiry sweep, a create repeating an expired upload's paths made a book whose files were missing; an
- * update took any path, `../` included, which `cover` then published as a URL; and a cover could name a
- * folder, or another book's cover, which went when that book was deleted (all found by audits).
+ * The file paths a create or an update sends must name the book's own files in the store. Otherwise,
+ * after the expiry sweep, a create repeating an expired upload's paths makes a book whose files are
+ * missing; an update takes any path, `../` included, which `cover` then publishes as a URL; and a cover
+ * can name a folder, or another book's cover, which goes when that book is deleted.
  */
 export async function assertStored(
   store: FileStore,
@@ -42,8 +42,8 @@ export async function assertStored(
 
 /**
  * rootFile is the package document's path inside the book's unpacked folder: `opf` publishes it as
- * `/res/unzip/<fileName>/<rootFile>`, so a `../` path or one naming nothing made the book unreadable
- * (found by an audit). Empty is left as sent: a book created without an upload has no package file.
+ * `/res/unzip/<fileName>/<rootFile>`, so a `../` path or one naming nothing would make the book
+ * unreadable. Empty is left as sent: a book created without an upload has no package file.
  */
 async function assertRootFile(store: FileStore, fileName: string, rootFile: string | undefined) {
   if (!rootFile) return;

@@ -6,9 +6,8 @@ const NONE = -1;
 /**
  * Every book's category, in memory (4 bytes per book id: 4 MB at a million books), so a reader's liked
  * categories are counted from the ids of the books they engaged with instead of joining those with
- * `books` (350 µs per call under load at 100k books, 572 µs at 1M; the join alone 87 µs against 31 µs
- * in isolation). Loaded in pages of the (category_id, id) index, yielding between them, on first use
- * (about 1 s at 1M books, and some 210 MiB less resident than reading the wide book rows); until
+ * `books` on every call. Loaded in pages of the (category_id, id) index, yielding between them, on
+ * first use (far less resident memory than reading the wide book rows); until
  * loaded, `ready` is false and callers use the SQL join. Kept in step by the catalogue memo from the
  * change log's rows; changes arriving while a load runs are applied after its last page. `clear()`
  * (the memo forgot everything) discards it all, a running load included.
@@ -25,9 +24,8 @@ export class BookCategories {
   }> = [];
 
   /**
-   * Each page holds the event loop while its rows are read and decoded: at 1M books 10,000 rows hold
-   * it 9-10 ms (16-22 at most), 50,000 rows 42-57 ms (up to 130); either way the whole load takes
-   * 1.0-1.2 s (`bench:categories`).
+   * Each page holds the event loop while its rows are read and decoded, so a page is kept small; the
+   * whole load takes about as long whatever the page size (`bench:categories` measures both).
    */
   constructor(
     /** false: never loads, so callers always read the database */

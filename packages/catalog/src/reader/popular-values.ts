@@ -12,7 +12,7 @@ export interface PopularSet {
 
 /**
  * The author and publisher values with the most books, searchable in memory (search facets), for the
- * catalogue version the memo holds. A read costs 5-25 ms at 100k-1M books, so no search waits for it:
+ * catalogue version the memo holds. A read scans every value of a field, so no search waits for it:
  * until the values of the current version are in, the caller asks the index, and while book writes
  * keep moving the version (an import) at most one read per field starts per `minIntervalMs` (on SQLite
  * a read still occupies the event loop while it runs).

@@ -19,9 +19,9 @@ export interface WarmUpReport {
  * Builds what a reader process otherwise builds on its first requests, so it can be done before the
  * process takes any: the catalogue's version, every book's category, the most frequent authors
  * and publishers, and what home pages share (category list, hot lists, pools, newest books of each
- * category). At a million books a reader started cold spent 1.8 ms of CPU per home page in its first
- * second and 1.3 ms in its second (p99 753 and 467 ms), against 0.06 ms once warm; warmed, 0.56 and
- * 0.09 ms (p99 37 and 9 ms), for 0.6 s more before it listens (`bench:cold`). What depends on the
+ * category). A reader started cold spends many times the CPU of a warm one on its first seconds of
+ * home pages; warming costs a little more time before it listens (`bench:cold` measures both). What
+ * depends on the
  * reader (their shelf, liked categories) is still read on their first request.
  */
 export async function warmReader(ctx: ReaderContext, banner: Banner): Promise<WarmUpReport> {

@@ -8,7 +8,7 @@ import {
 } from '../opds-media.js';
 import type { RouteSpec } from './route-spec.js';
 
-// The OPDS catalogue for e-reader apps (issue #32), under /opds (OPDS 1.2, Atom) and /opds/v2 (OPDS
+// The OPDS catalogue for e-reader apps, under /opds (OPDS 1.2, Atom) and /opds/v2 (OPDS
 // 2.0, JSON): public GETs answering documents of their media type, outside the envelopes; their errors
 // are the reader envelope. Named one by one in the reader table, like the health routes.
 

@@ -28,7 +28,7 @@ import type { RouteTable } from './route-spec.js';
 
 /**
  * The reader API (spec §4.1-§4.10; decisions.md §3), for mini-program clients, and the OPDS catalogue
- * for e-reader apps (issue #32): all public.
+ * for e-reader apps: all public.
  */
 export const readerRoutes = {
   getHome: {

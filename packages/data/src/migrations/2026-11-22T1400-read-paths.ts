@@ -6,8 +6,8 @@ import type { Kysely } from 'kysely';
  * 1. `counters.catalog_version`, moved by every book insert, update and delete in its transaction:
  *    reader processes drop their catalogue caches when it moves (catalog-version.repository.ts).
  * 2. A book's recent readers are ordered by (last_viewed_at desc, user_id desc). With user_id missing from
- *    the index, SQLite finished the order in a temporary B-tree over every reader of the book (a popular
- *    book has tens of thousands): 151 µs per detail at 100k books. With it, the first ten entries are read.
+ *    the index, SQLite finishes the order in a temporary B-tree over every reader of the book (a popular
+ *    book has tens of thousands). With it, the first ten entries are read.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.insertInto('counters').values({ name: 'catalog_version', value: 0 }).execute();

@@ -7,9 +7,8 @@ import { facetGrams, isPostgres } from './migration-helpers.js';
 /**
  * The distinct author and publisher values with their book counts, and the same substring indexes as
  * the books (trigram FTS5 / pg_trgm for 3+ characters, grams for 1-2). Search facets ("the matching
- * authors, most books first") match these few values instead of grouping every matching book: at
- * 100k books grouping cost up to ~20 ms for a common keyword, and above 5,000 matches only the first
- * 5,000 were grouped. Kept in step by the book writes in their transactions.
+ * authors, most books first") match these few values instead of grouping every matching book, which costs
+ * as much as the keyword is common (and grouped only the first 5,000 matches). Kept in step by the book writes in their transactions.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = isPostgres(db);

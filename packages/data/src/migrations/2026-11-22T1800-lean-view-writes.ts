@@ -6,8 +6,8 @@ import { type Kysely, sql } from 'kysely';
  * A book detail with an openId writes a view: a views row, the reader's book_readers row and the book's
  * book_stats row, with every index of the three. Two of those indexes served no query: views(user_id)
  * (a user's books are read from book_readers) and book_stats(views_total desc) (the all-time list is
- * only the fallback when fewer than four books were viewed in 30 days; it can sort book_stats). Without
- * them a view costs ~35% less at 100k books (SQLite, in-process: 413 → 253 µs per view in batches of 20).
+ * only the fallback when fewer than four books were viewed in 30 days; it can sort book_stats). Each index
+ * a view does not have to update makes it cheaper (figures in BENCHMARKS.md).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('views_user_idx').execute();

@@ -5,9 +5,9 @@ import { isPostgres } from './migration-helpers.js';
 
 /**
  * SQLite: a trigram index of titles alone. Search pages title matches first, and a title match read
- * through book_fts (title, author and publisher in one index) walked the postings of all three columns:
- * "Press" is in no title but in half the publishers, so finding that no title has it cost ~63 ms at a
- * million books, twice per search. PostgreSQL has one trigram index per column already.
+ * through book_fts (title, author and publisher in one index) walks the postings of all three columns:
+ * "Press" is in no title but in half the publishers, so finding that no title has it walks half the
+ * catalogue, twice per search. PostgreSQL has one trigram index per column already.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) return;

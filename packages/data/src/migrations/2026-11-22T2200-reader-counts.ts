@@ -3,9 +3,8 @@ import { type Kysely, sql } from 'kysely';
 // Frozen in time: this migration must not import table types or repositories that may change later.
 
 /**
- * A book detail answers `readerNum`, the distinct viewers of the book. Counting them per request read
- * every book_readers entry of the book: ~20 µs for most books but ~200 µs for a popular one with 34k
- * readers (100k books, SQLite). The count is now kept in book_stats by the view write that adds a
+ * A book detail answers `readerNum`, the distinct viewers of the book. Counting them per request reads
+ * every book_readers entry of the book, tens of thousands for a popular one. The count is kept in book_stats by the view write that adds a
  * reader, in the same transaction, and read with the rating figures the detail reads anyway.
  */
 export async function up(db: Kysely<any>): Promise<void> {

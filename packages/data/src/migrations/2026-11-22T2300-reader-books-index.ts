@@ -5,8 +5,7 @@ import type { Kysely } from 'kysely';
 /**
  * A personal recommendation starts from the books a user engaged with, read through book_readers by
  * user. The index on (user_id) alone sent each of those entries (about 20 per user at 100k books) to the
- * table for its book_id; with (user_id, book_id) the index answers alone (SQLite, the whole affinity
- * query: 245 → 137 µs). It replaces the old index, so a view still updates the same number of indexes.
+ * table for its book_id; with (user_id, book_id) the index answers alone. It replaces the old index, so a view still updates the same number of indexes.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -4,8 +4,8 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * The number of books of each category, kept in step by every book write (as book_values counts
- * authors and publishers). Counting by grouping the books took 17 ms at 100k books and grows with the
- * catalogue; readers recounted after every book write, so an operator editing books slowed every home
+ * authors and publishers). Counting by grouping the books grows with the catalogue,
+ * and readers would recount after every book write, so an operator editing books would slow every home
  * page and search of every reader process.
  */
 export async function up(db: Kysely<any>): Promise<void> {

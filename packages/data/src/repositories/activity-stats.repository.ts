@@ -153,8 +153,8 @@ export async function hotBookIdsFromStats(
 
 /**
  * A detail's figures in one primary-key read, from the counts the view and rating writes keep in their
- * transactions: distinct readers, number and average of ratings. Aggregating instead read every rating
- * (77 µs for a popular book) and every reader (205 µs for one with 34k readers) per detail.
+ * transactions: distinct readers, number and average of ratings. Aggregating instead would read every rating
+ * and every reader of the book (tens of thousands for a popular one) per detail.
  * `views` (all time) moves with every view, so it also tells whether the book's readers changed.
  */
 // every book detail: built once

@@ -62,7 +62,7 @@ export async function listBooksAdmin(
 /**
  * SQLite, title and/or author filters only: the FTS match sets are counted and, sorted by id, paged
  * themselves (their rowids are the book ids), and only the page's books are read. Through the books
- * table, a title filter matching 2,300 of 100k books cost 1.7-9.7 ms to count and ~1 ms to page.
+ * table, counting and paging a title filter would read every book the filter matches.
  */
 async function matchesPage(
   db: Kysely<Database>,

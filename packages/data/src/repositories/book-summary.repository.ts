@@ -3,22 +3,14 @@ import type { Db } from '../database.js';
 import { BOOK_SUMMARY_COLUMNS, type BookRow } from './book.repository.js';
 
 /**
- * The columns a book summary shows (search pages, search-list pages). A search page read whole rows of
- * twenty books it shows in part; reading the rest (paths, flags, times) was about a quarter of that read.
+ * The columns a book summary shows (search pages, search-list pages). A search page shows twenty books in
+ * part; the rest of their rows (paths, flags, times) is about a quarter of reading them whole.
  */
-export type BookSummaryRow = Pick<
-  BookRow,
-  | 'id'
-  | 'file_name'
-  | 'title'
-  | 'author'
-  | 'publisher'
-  | 'language'
-  | 'category_id'
-  | 'root_file'
-  | 'cover_path'
-  | 'category_name'
->;
+export type BookSummaryRow = Pick<BookRow, SummaryColumn | 'category_name'>;
+
+/** `books.title` -> `title`: the row fields BOOK_SUMMARY_COLUMNS selects, so the list is written once. */
+type SummaryColumn = Unprefixed<(typeof BOOK_SUMMARY_COLUMNS)[number]>;
+type Unprefixed<T> = T extends `books.${infer C}` ? C : never;
 
 export function selectBookSummaries(db: Db) {
   return db

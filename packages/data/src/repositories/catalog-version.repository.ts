@@ -84,7 +84,7 @@ async function bumpCounter(trx: Kysely<Database>, name: string): Promise<number>
 }
 
 // read by nearly every reader request: built once (compiledOnce). One scalar subquery per counter: on
-// SQLite `name in (?, ?, ?)` (or the same with `or`) cost 16-20 µs a call, these 6 µs.
+// SQLite each is a primary-key lookup, where `name in (?, ?, ?)` (or the same with `or`) costs more.
 const readCatalogState = compiledOnce((db) =>
   db.selectNoFrom((eb) => [
     eb.selectFrom('counters').select('value').where('name', '=', NAME).as('version'),

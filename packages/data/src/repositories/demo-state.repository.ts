@@ -6,9 +6,9 @@ const NAME = 'demo_catalogue';
 /**
  * Where the demo catalogue stands: 'never' (no row: this database has not decided), 'loading' (a first
  * start began loading it) or 'done' (loaded, or the catalogue had books of its own). A row of the
- * counters table, so no migration is needed. Loading the demo whenever the catalogue was empty brought
- * it back after an operator deleted every book, and a first start stopped midway stayed partial for
- * good (found by an audit).
+ * counters table, so no migration is needed. Loading the demo whenever the catalogue is empty would bring
+ * it back after an operator deleted every book, and a first start stopped midway would stay partial
+ * for good.
  */
 export type DemoState = 'never' | 'loading' | 'done';
 

@@ -49,8 +49,7 @@ export interface BookCategoryRow {
 
 /**
  * One page of every book's category, after `after` in (category_id, id) order: the order of the
- * covering index books_category_idx, so the wide book rows are never read (at 100k books a page of
- * 50,000 read 14 ms of SQLite time by id, 5.5 ms this way).
+ * covering index books_category_idx, so the wide book rows are never read.
  */
 export async function bookCategoryPage(
   db: Kysely<Database>,

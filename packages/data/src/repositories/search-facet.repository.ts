@@ -17,7 +17,7 @@ export async function searchFacet(
   limit = 10,
 ): Promise<Array<{ value: string; n: number }>> {
   // SQLite would otherwise walk book_values_popular_idx in the ORDER BY's order, testing every value of
-  // the field against the match set (3 ms at a million books); the match set is the smaller side
+  // the field against the match set; the match set is the smaller side
   const fieldRef = dialectOf(db) === 'sqlite' ? sql<string>`+field` : sql.ref<string>('field');
   const rows = await db
     .selectFrom('book_values')

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
-import { longRead } from '../sqlite-read-worker.js';
+import { longRead } from '../sqlite/read-worker.js';
 import { inTransaction } from '../write-batcher.js';
 import { countSearch } from './activity-stats.repository.js';
 

@@ -16,8 +16,8 @@ const EXCEPT_LIST_MAX = 500;
  * SQLite: ids of books matching in the given fields or in one of the categories, ascending, at most
  * `limit` after `offset`, without the title matches the caller lists (all of them, when it lists any).
  * Every part is an ordered walk that its LIMIT stops: the FTS table in rowid order, each
- * category through books_category_idx. The parts are merged here; a UNION in SQL materialised every
- * match and every book of the categories first (10 ms for a keyword naming a category at a million books).
+ * category through books_category_idx. The parts are merged here; a UNION in SQL would materialise every
+ * match and every book of the categories first.
  */
 async function sqlitePageIds(
   db: Kysely<Database>,
@@ -99,8 +99,8 @@ export interface FoldedCategoryName {
 
 /**
  * Every category's name, folded as the search indexes fold them (NFKC, lower case), in JavaScript:
- * SQLite's lower() folds ASCII letters only, so `Ästhetik` was never found there (an audit comparing
- * the dialects). The table is a small taxonomy, not the catalogue.
+ * SQLite's lower() folds ASCII letters only, so `Ästhetik` would not be found there as it is on
+ * PostgreSQL. The table is a small taxonomy, not the catalogue.
  */
 export async function foldedCategoryNames(db: Kysely<Database>): Promise<FoldedCategoryName[]> {
   const rows = await db.selectFrom('categories').select(['id', 'name']).execute();

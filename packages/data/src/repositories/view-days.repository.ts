@@ -41,7 +41,7 @@ export async function viewDaysOffset(db: Db): Promise<number | undefined> {
  * another offset are discarded first, so the first roll-up after REPORT_UTC_OFFSET changes makes the
  * whole history again. Idempotent and safe to run from several processes at once: each day is taken
  * under the marker's lock. Run by every migrate (so a deploy, not the first screen after it, does the
- * first, long one: 10 s for 60 days of 4M views) and by the screens that read view_days.
+ * first, long one over the whole history) and by the screens that read view_days.
  */
 export async function rollUpViewDays(db: Kysely<Database>, now: number, utcOffsetMs: number): Promise<void> {
   const closed = reportDayStartOf(now - ROLL_UP_GRACE_MS, utcOffsetMs);

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { compiledOnce, compiledStatement } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
-import { longRead } from '../sqlite-read-worker.js';
+import { longRead } from '../sqlite/read-worker.js';
 import { inTransaction } from '../write-batcher.js';
 import { countBookView } from './activity-stats.repository.js';
 import { numberKey } from './group-keys.js';
@@ -43,7 +43,7 @@ const touchReader = compiledStatement((db, at: number, bookId: number, userId: n
 
 /**
  * recordView on PostgreSQL as one statement: each statement is a round trip to the server, and the four
- * of the portable version were most of a detail's cost there. Same effects: the log row, the reader's
+ * of the portable version would be most of a detail's cost there. Same effects: the log row, the reader's
  * row (`xmax = 0` tells an insert from an update), and the book's counts, the in-window one against
  * the cut read under a share lock as countBookView does.
  */

@@ -13,10 +13,8 @@ export const SEARCH_INDEXES = [
 
 /**
  * Merges each full-text index into one segment (FTS5 `optimize`). An index grows by segments that
- * FTS5 merges only now and then, and every query walks every segment: at a million books a bulk load
- * left 11-15 per index, and title searches took 192 µs against 146 once merged, author and publisher
- * searches 872 against 703. It writes the whole index (about 4 s at a million books, 0.4 s at 100k,
- * other writers waiting), so it runs after bulk imports and on demand (`pnpm cli optimize`), not per
+ * FTS5 merges only now and then, and every query walks every segment; a bulk load leaves a dozen or
+ * so per index. It writes the whole index, other writers waiting, so it runs after bulk imports and on demand (`pnpm cli optimize`), not per
  * write. PostgreSQL's trigram indexes keep no segments: nothing to do there.
  * @returns the indexes merged
  */

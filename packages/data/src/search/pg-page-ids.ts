@@ -7,9 +7,8 @@ const PG_WALK_MIN = 2000;
 /**
  * PostgreSQL: one page of the ids of the books satisfying `cond`, in id order. The planner cannot tell
  * from its statistics whether a substring is common: walking the primary key in id order is fastest
- * when it is (the page fills within a few hundred books) and reads the whole table when it is rare (a
- * two-character name of 44 books: 53k books read, 0.2 s), and the match set is the reverse (a common
- * substring at 100k books: 80-160 ms). So the walk goes first, bounded to 100 books per wanted id
+ * when it is (the page fills within a few hundred books) and reads the whole table when it is rare, and
+ * the match set is the reverse. So the walk goes first, bounded to 100 books per wanted id
  * (enough for any condition true of 1% of the books), then the materialised match set.
  */
 export async function pgPageIds(

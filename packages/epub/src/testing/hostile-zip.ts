@@ -55,7 +55,7 @@ export function makeHostileZip(kind: HostileKind): Buffer {
       return makeEpub({ extraEntries: [{ name: '/tmp/evil.txt', data: 'pwned' }] });
     case 'windows-path':
       return makeEpub({ extraEntries: [{ name: 'C:\\Windows\\evil.txt', data: 'pwned' }] });
-    // one name both a file and a folder: unpacking failed on the second (EEXIST), a 500 (an audit)
+    // one name both a file and a folder: unpacking must not fail on the second (EEXIST) with a 500
     case 'file-and-folder':
       return makeEpub({
         extraEntries: [

@@ -14,9 +14,9 @@ import type { FastifyRequest } from 'fastify';
 const PART_END_GRACE_MS = 2_000;
 
 /**
- * A body that ends inside the file part (no closing boundary) left the part's stream destroyed without
- * an error, so the copy never settled: the upload hung, holding its temp file open until the process
- * exited (found by an audit). Once the request has ended, the part must be copied soon after.
+ * A body that ends inside the file part (no closing boundary) leaves the part's stream destroyed without
+ * an error, so the copy would never settle and the upload would hang, holding its temp file open until
+ * the process exits. Once the request has ended, the part must be copied soon after.
  */
 function bodyEndsFirst(raw: IncomingMessage): { failed: Promise<never>; stop(): void } {
   let timer: NodeJS.Timeout | undefined;
@@ -41,8 +41,8 @@ function bodyEndsFirst(raw: IncomingMessage): { failed: Promise<never>; stop(): 
 
 /**
  * The multipart parser throws plain errors (no status) for a body it cannot split, e.g.
- * `multipart/form-data` without a boundary, or one that ends inside a part: 500s before (found by
- * audits), 400s now. Errors of the file system (they name their `syscall`) stay server faults.
+ * `multipart/form-data` without a boundary, or one that ends inside a part: those are the client's
+ * (400). Errors of the file system (they name their `syscall`) stay server faults.
  */
 function asClientError(err: unknown): unknown {
   const e = err as { statusCode?: number; syscall?: string; message?: string };
@@ -106,7 +106,7 @@ export async function withUploadedFile<T>(
   if (part?.fieldname !== 'file') throw invalid('the multipart field "file" is required');
   const path = await saveFilePart(part, tmpRoot, req.raw);
   try {
-    // a second file was dropped unread while the first answered 200 (found by an audit)
+    // a second file must not be dropped unread while the first answers 200
     if (await nextFile(files)) throw invalid(ONE_FILE);
     return await use(path, part.filename ?? '');
   } finally {

@@ -25,11 +25,11 @@ const CATEGORY = Buffer.from('],"category":');
  * the catalogue memo hands out that row object (an edit replaces it, never changes it in place), the
  * top keyword, and the category list, kept while the cache hands out that list. A home page is mostly
  * the same books and the same category list for every reader; serialising ~8 KB with the route's schema
- * per request took ~30 µs of a ~290 µs request in a CPU profile. Each part is the contract's shape built
+ * per request is a tenth of the request's CPU. Each part is the contract's shape built
  * by the mappers (toBookSummary, toCategoryItem), so JSON.stringify writes what the schema's serialiser
  * wrote (tested against it). The parts are copied into the page as bytes: joined as text, the page's
- * ~4 KB of books (titles and names mostly CJK) were encoded to UTF-8 again on every request (~4 µs,
- * besides ~3 µs of joining), and Node measured the text once more for its length.
+ * ~4 KB of books (titles and names mostly CJK) would be encoded to UTF-8 again on every request, and
+ * Node would measure the text once more for its length.
  */
 export class HomeAnswers {
   private readonly books: Derived<ReaderVersion, BookRow, Buffer>;

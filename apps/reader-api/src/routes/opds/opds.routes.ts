@@ -21,7 +21,7 @@ interface FeedRoute {
 
 const page = (q: Query) => Number(q.page ?? 1);
 
-/** Every OPDS feed (issue #32); each is served as OPDS 1.2 and as OPDS 2.0. */
+/** Every OPDS feed; each is served as OPDS 1.2 and as OPDS 2.0. */
 const FEEDS: FeedRoute[] = [
   { ids: { atom: 'getOpdsRoot', json: 'getOpds2Root' }, request: () => ({ feed: 'root' }), slash: true },
   {

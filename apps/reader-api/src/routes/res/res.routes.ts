@@ -14,8 +14,8 @@ const YEAR_S = 365 * 24 * 60 * 60;
 const CSP = "script-src 'none'";
 
 /**
- * The path, with every symlink resolved, is still inside the store (found by tests/reliability: a
- * symlink inside the store pointing outside was served). Missing files pass, for a plain 404.
+ * The path, with every symlink resolved, is still inside the store (a symlink inside the store
+ * pointing outside is not served; tests/reliability tries it). Missing files pass, for a plain 404.
  */
 export function staysInStore(root: string, pathname: string): boolean {
   let real: string;
@@ -29,7 +29,7 @@ export function staysInStore(root: string, pathname: string): boolean {
   const base = realpathSync.native(root);
   if (real === base) return true;
   if (!real.startsWith(base + sep)) return false;
-  // a FIFO or a device held the request open for ever (found by an audit); folders go on to a 404
+  // a FIFO or a device would hold the request open for ever; folders go on to a 404
   const kind = statSync(real, { throwIfNoEntry: false });
   return kind === undefined || kind.isFile() || kind.isDirectory();
 }

@@ -30,7 +30,7 @@ const SORT_POPULAR = 'http://opds-spec.org/sort/popular';
 const enc = encodeURIComponent;
 
 /**
- * How to answer an OPDS feed request (issue #32), after bringing the catalogue memo to the committed
+ * How to answer an OPDS feed request, after bringing the catalogue memo to the committed
  * version: the caller keeps the rendered answer per catalogue version under `key`, so a feed page is
  * built once per version, as search-list pages are.
  */

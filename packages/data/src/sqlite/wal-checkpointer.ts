@@ -4,8 +4,8 @@ import { Worker } from 'node:worker_threads';
 /**
  * SQLite copies the write-ahead log back into the database file (a checkpoint, with an fsync) inside
  * whichever commit crosses `wal_autocheckpoint` pages. better-sqlite3 is synchronous, so in a service
- * that commit stalls the event loop and every request waiting on it: at 100k books the reader's detail
- * commits took 0.09 ms at p50 and up to 48 ms when they checkpointed. This runs the checkpoints on a
+ * that commit stalls the event loop and every request waiting on it, far longer than a commit that
+ * does not checkpoint. This runs the checkpoints on a
  * worker thread with its own connection instead; the service's connection keeps a high automatic
  * threshold only as a backstop should the worker fall behind.
  *
@@ -46,13 +46,13 @@ function restart() {
     if (performance.now() - started < 10) break;
   }
   // A pass syncs the database file only when nothing was committed while it copied, which under steady
-  // writes seldom happens; the restart, which holds the write lock, then flushed every page those
-  // passes had copied (25-30 ms at 100k books under shelf saves). Flushing them here, without a lock,
+  // writes seldom happens; the restart, which holds the write lock, would then flush every page
+  // those passes had copied. Flushing them here, without a lock,
   // and copying once more what came meanwhile leaves the restart its last few pages to sync.
   const syncMs = syncDatabase();
   if (syncMs !== undefined) db.pragma('wal_checkpoint(PASSIVE)');
-  // attempts without a busy handler, 1 ms apart and then further (each takes the write lock for a
-  // moment): SQLite's handler would sleep, up to 100 ms a time, while holding the write lock waiting
+  // attempts without a busy handler, a millisecond apart and then further (each takes the write lock
+  // for a moment): SQLite's handler would sleep, up to a tenth of a second a time, while holding the write lock waiting
   // for readers to leave the log; an attempt that meets a reader lets go of the lock at once instead
   const deadline = performance.now() + workerData.restartWaitMs;
   for (let attempts = 1, wait = 1; ; attempts++, wait = Math.min(wait * 2, 16)) {
@@ -119,9 +119,9 @@ export interface WalCheckpointer {
 /**
  * Pages after which the service's own connection still checkpoints (~100 MiB of log at 4 KiB pages),
  * on its event loop, should the worker stop or fall behind. Well above RESTART_PAGES: a restart begins
- * on the first pass past that (every 200 ms) and takes its passes and a flush first, and under the
- * detail benchmark (~20,000 log frames a second at 100k books) the log grew past 10,000 during one,
- * so a request's commit checkpointed on the event loop (held 58-65 ms).
+ * on the first pass past that and takes its passes and a flush first, and under steady writes the log
+ * keeps growing meanwhile: the backstop must not be reached during a restart, or a request's commit
+ * checkpoints on the event loop.
  */
 export const BACKSTOP_AUTOCHECKPOINT_PAGES = 25_000;
 
@@ -129,7 +129,7 @@ export const BACKSTOP_AUTOCHECKPOINT_PAGES = 25_000;
 export const RESTART_PAGES = 4_000;
 
 export interface WalCheckpointerOptions {
-  /** between passive checkpoints (default 200 ms) */
+  /** between passive checkpoints (default 200) */
   intervalMs?: number;
   /** log frames past which a checkpoint also restarts the log (default RESTART_PAGES) */
   restartPages?: number;

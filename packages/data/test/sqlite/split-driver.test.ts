@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
@@ -12,8 +13,8 @@ import {
   migrateToLatest,
   poolStats,
   WriteBatcher,
-} from '../src/index.js';
-import { sampleUser } from '../src/testing/index.js';
+} from '../../src/index.js';
+import { sampleUser } from '../../src/testing/index.js';
 
 // Another service process holding the write lock, played by a thread with its own connection: it
 // takes the lock, writes, and commits after `ms` by its own clock, whatever this thread is doing.
@@ -176,6 +177,21 @@ describe('SQLite: which connection a statement runs on', () => {
     });
     expect(seenOutside).toBe(0);
     expect(await usersNamed(db, 't')).toBe(1);
+  });
+
+  it('a transaction that has only read already holds the write lock (begin immediate)', async () => {
+    const { db, file } = await fresh();
+    const other = new SQLite(file, { timeout: 0 });
+    try {
+      await db.transaction().execute(async (trx) => {
+        await usersNamed(trx, 'nobody');
+        expect(() => other.exec('begin immediate')).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY' }));
+      });
+      other.exec('begin immediate');
+      other.exec('rollback');
+    } finally {
+      other.close();
+    }
   });
 
   it('raw SQL: reads, writes and a CTE that writes all take effect where they should', async () => {

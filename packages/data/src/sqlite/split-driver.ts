@@ -8,7 +8,7 @@ import {
   SqliteDialect,
 } from 'kysely';
 import { Mutex } from './mutex.js';
-import type { StatementSource } from './sqlite-statements.js';
+import type { StatementSource } from './statement-cache.js';
 
 export interface SplitSqliteConfig {
   /** serves the statements that cannot change the database while the writer is taken */
@@ -31,8 +31,8 @@ export interface SplitSqliteConfig {
  *
  * Reads still run on the writer whenever it is free (nearly always: a group commit holds it for a few
  * microtasks). A connection drops its whole page cache and memory map when it starts reading after
- * another connection committed, so a reader connection that read everything paid that after every
- * commit of the writer: 1.9 ms for the first read after each group commit under the search mix.
+ * another connection committed, so a reader connection that read everything would pay that after every
+ * commit of the writer.
  */
 export class SplitSqliteDialect extends SqliteDialect {
   readonly #config: SplitSqliteConfig;
@@ -58,8 +58,7 @@ class SplitSqliteDriver implements Driver {
     return new RoutedConnection(this);
   }
 
-  // `immediate`: the write lock is taken up front, so a transaction never has to upgrade a stale
-  // snapshot (SQLITE_BUSY_SNAPSHOT, which no wait can cure) after the other service committed
+  // `immediate` (README.md, what must hold)
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await (connection as RoutedConnection).begin();
   }
@@ -128,7 +127,7 @@ class RoutedConnection implements DatabaseConnection {
   }
 
   // rows are yielded across turns of the event loop: on the reader a later statement would share the
-  // open read snapshot, so a stream has the writer to itself, as every query had before the split
+  // open read snapshot, so a stream has the writer to itself
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(query.query)) throw new Error('only select queries can be streamed');
     await this.takeWriter();
@@ -181,7 +180,7 @@ class RoutedConnection implements DatabaseConnection {
   }
 }
 
-// SQLite's own busy handler sleeps 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 ms, then 100 ms each time
+// the sleeps of SQLite's own busy handler, in milliseconds; the last repeats
 const BACKOFF_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
 
 /** A statement that failed because another connection holds the write lock; it did nothing. */

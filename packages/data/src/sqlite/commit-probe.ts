@@ -31,8 +31,8 @@ export function commitStampSource(db: object): 'wal-index' | 'data_version' | un
  * A number that differs from any earlier one of `db` once anything has been committed to the database
  * since, by any process; undefined where the dialect tells nothing of the kind (PostgreSQL, an
  * in-memory database, a transaction). Reads made after taking it see at least what it stands for, so a
- * value read after taking stamp `s` is still the database's while `commitStamp(db) === s`: the check
- * costs ~0.6 µs (~2-5 µs through `data_version`) where the read it saves costs ~15-20 µs through Kysely.
+ * value read after taking stamp `s` is still the database's while `commitStamp(db) === s`. The check
+ * must stay far cheaper than the read it saves: one pread, no statement.
  */
 export function commitStamp(db: object): number | undefined {
   return probes.get(db)?.();
@@ -44,7 +44,7 @@ const HEADER_WORDS = 12;
 
 /**
  * `data_version` is a statement: SQLite takes and drops a read lock for it (two fcntl calls and an
- * fstat), ~2 µs alone and 3-5 µs per request under load, on every request that keeps answers. A
+ * fstat) on every request that keeps answers. A
  * commit, by any connection of any process, rewrites the wal-index header (its frame count grows; a
  * log restart changes its salts), so reading the header's 48 bytes tells the same in one pread.
  * SQLite writes the header twice, the second copy first, and its own readers trust a read only when

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../src/create-db.js';
-import { type HeldFile, holdFile } from '../src/held-file.js';
-import { type CheckpointEvent, startWalCheckpointer } from '../src/wal-checkpointer.js';
+import { createDb, type DbHandle } from '../../src/create-db.js';
+import { type HeldFile, holdFile } from '../../src/sqlite/held-file.js';
+import { type CheckpointEvent, startWalCheckpointer } from '../../src/sqlite/wal-checkpointer.js';
 
 const dirs: string[] = [];
 function tempFile(): string {

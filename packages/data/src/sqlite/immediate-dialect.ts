@@ -8,12 +8,8 @@ import {
 } from 'kysely';
 
 /**
- * The one-connection dialect, for `:memory:` databases; files use SplitSqliteDialect, which begins its
- * transactions the same way. Kysely begins SQLite transactions with a plain (deferred) `begin`: the
- * write lock is taken at the first write. A transaction that reads first and then writes while the
- * other service process has committed in between cannot be helped by any wait (SQLITE_BUSY_SNAPSHOT:
- * its snapshot is stale), so every write transaction of ours begins `immediate`: it waits for the
- * write lock up front and never has to upgrade. Within one process transactions are serialised anyway.
+ * The one-connection dialect, for `:memory:` databases; files use SplitSqliteDialect. Kysely begins
+ * SQLite transactions with a plain (deferred) `begin`; ours begin `immediate` (README.md says why).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle, insertBook } from '../src/index.js';
-import { longRead } from '../src/sqlite-read-worker.js';
-import { sampleBook, testDialects } from '../src/testing/index.js';
+import { createDb, type DbHandle, insertBook } from '../../src/index.js';
+import { longRead } from '../../src/sqlite/read-worker.js';
+import { sampleBook, testDialects } from '../../src/testing/index.js';
 
 const sqlite = (await testDialects()).find((d) => d.name === 'sqlite')!;
 
@@ -17,7 +17,7 @@ const slowCount = (h: DbHandle, n: number) =>
     .selectFrom('c')
     .select((eb) => eb.fn.countAll<number>().as('n'));
 
-// The report screens' long reads (issue: performance; BENCHMARKS.md stop 18) run on a worker thread
+// The report screens' long reads run on a worker thread
 // with its own connection to the SQLite file, so the service's event loop goes on meanwhile.
 describe('long reads on the read worker (SQLite file)', () => {
   let h: DbHandle;

@@ -3,9 +3,9 @@ import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 
 /**
- * Long reads of the report screens (grouping a month of views: 2.2 s at 100k books, 4.6 s at 1M) run
+ * Long reads of the report screens (grouping a month of views, seconds at a large catalogue) run
  * on a worker thread with its own connection to the SQLite file. better-sqlite3 is synchronous, so on
- * the service's connection they held its event loop, and every request waited that long; here only the
+ * the service's connection they would hold its event loop, and every request would wait; here only the
  * caller waits. WAL lets the worker read the last committed state while the service writes.
  *
  * Plain JavaScript evaluated from a string, as the WAL checkpointer, so it runs the same under tsx,

@@ -2,8 +2,8 @@ import { fstatSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDb } from '../src/create-db.js';
-import { heldFiles, holdFile } from '../src/held-file.js';
+import { createDb } from '../../src/create-db.js';
+import { heldFiles, holdFile } from '../../src/sqlite/held-file.js';
 
 const dirs: string[] = [];
 function tempDir(): string {

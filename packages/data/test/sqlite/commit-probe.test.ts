@@ -6,9 +6,16 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setCommitProbe } from '../src/commit-probe.js';
-import { commitStamp, commitStampSource, createDb, insertBook, saveShelf, upsertUser } from '../src/index.js';
-import { sampleBook, testDialects } from '../src/testing/index.js';
+import {
+  commitStamp,
+  commitStampSource,
+  createDb,
+  insertBook,
+  saveShelf,
+  upsertUser,
+} from '../../src/index.js';
+import { setCommitProbe } from '../../src/sqlite/commit-probe.js';
+import { sampleBook, testDialects } from '../../src/testing/index.js';
 
 const dialects = await testDialects();
 const sqliteOnly = dialects.filter((d) => d.name === 'sqlite');

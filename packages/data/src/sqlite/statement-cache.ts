@@ -7,8 +7,8 @@ export interface StatementSource {
 }
 
 /**
- * Kysely's SQLite driver prepares every query anew; profiling the reader API showed preparing cost about
- * half as much as running the queries. The services issue a few dozen distinct SQL texts (values are
+ * Kysely's SQLite driver prepares every query anew, and for the reader API's short queries preparing
+ * costs about half as much as running them. The services issue a few dozen distinct SQL texts (values are
  * bound parameters), so a small cache keyed by the text reuses nearly every statement. A statement that
  * is still being iterated is never handed out twice.
  */

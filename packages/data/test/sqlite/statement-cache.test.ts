@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { withStatementCache } from '../src/sqlite-statements.js';
+import { withStatementCache } from '../../src/sqlite/statement-cache.js';
 
 describe('SQLite statement cache', () => {
   it('reuses a prepared statement per SQL text and evicts the least recently used', () => {
