@@ -30,7 +30,7 @@ const runs = Number(values.runs);
 
 /**
  * ~40:1 deflate: 1,600 random bytes per 64 KiB block (under the 50:1 at which a whole archive is refused
- * as a zip bomb; stop 20 measured 600 bytes, ~100:1, which that check, added later, refuses).
+ * as a zip bomb; 600 bytes per block, ~100:1, would be refused).
  */
 function compressible(bytes: number): Buffer {
   const out = Buffer.alloc(bytes);

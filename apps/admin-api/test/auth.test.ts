@@ -287,7 +287,7 @@ describe.each(dialects)('decisions.md §4 operators and passwords on $name', (di
     }
   });
 
-  // DEPLOYMENT.md: "the first operator, created by the first admin replica that finds none": replicas
+  // docs/deployment.md: "the first operator, created by the first admin replica that finds none": replicas
   // starting together on a new database must not exit on the unique violation
   it('admin replicas starting at once on a new database: one creates the first operator, none fails', async () => {
     for (const config of [

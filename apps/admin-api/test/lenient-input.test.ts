@@ -5,7 +5,7 @@ import { type Harness, harness } from './helpers.js';
 
 const dialects = await testDialects();
 
-// README "Errors": input is read leniently where its meaning is plain (the course project's clients send
+// docs/errors.md: input is read leniently where its meaning is plain (the course project's clients send
 // form-encoded bodies, all strings); a value that cannot be read as its type is a 400 (decisions.md §2).
 describe.each(dialects)('lenient input of the admin API on $name', (dialect) => {
   let t: Harness;

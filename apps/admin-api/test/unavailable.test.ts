@@ -6,7 +6,7 @@ import { type Harness, harness, OPERATOR } from './helpers.js';
 
 const sqlite = (await testDialects()).find((d) => d.name === 'sqlite')!;
 
-// README "Errors": the database away is 503 code -1 with retry-after, for login and behind the token
+// docs/errors.md: the database away is 503 code -1 with retry-after, for login and behind the token
 // alike; a valid token must not turn into a 401 because its operator could not be read.
 describe('admin API with its database unreachable', () => {
   let t: Harness | undefined;

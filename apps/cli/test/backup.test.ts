@@ -334,7 +334,7 @@ describe('backup and restore leave nothing half done (found by an audit)', () =>
     expect(readdirSync(join(fresh, 'store', 'epub'))).toHaveLength(6);
   }, 60_000);
 
-  // DEPLOYMENT.md mounts the shared store at STORAGE_DIR; a mount point cannot be renamed (EBUSY)
+  // docs/deployment.md mounts the shared store at STORAGE_DIR; a mount point cannot be renamed (EBUSY)
   it.skipIf(!canMount())(
     'restores into a store that is a mount point',
     async () => {

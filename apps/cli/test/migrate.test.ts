@@ -58,7 +58,7 @@ describe('pnpm cli migrate', () => {
     expect(bad.out).toMatch(/REPORT_UTC_OFFSET/);
   }, 60_000);
 
-  // DEPLOYMENT.md (upgrades): migrating is a step of its own, not done by every command
+  // docs/deployment.md (upgrades): migrating is a step of its own, not done by every command
   it('only migrate (and start, restore) migrate an existing database; other commands refuse one behind', async () => {
     const file = join(dir, 'library.db');
     const h = createDb({ dialect: 'sqlite', file });

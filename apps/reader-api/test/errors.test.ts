@@ -68,7 +68,7 @@ describe.each(dialects)('decisions.md §2 error rows of the reader API on $name'
   });
 });
 
-// Added to decisions.md §2's table (README "Errors"): a database that cannot take the request now is
+// Added to decisions.md §2's table (docs/errors.md): a database that cannot take the request now is
 // worth a retry, so it is told apart from an internal error. No server needs to run for this one.
 describe('database unavailable: 503, error_code -1, retry-after', () => {
   it('PostgreSQL unreachable: every route that reads answers the envelope with retry-after, /readyz says so', async () => {

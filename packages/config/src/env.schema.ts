@@ -3,7 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 const MiB = 1024 * 1024;
 
 /**
- * Every environment variable the services read, with its default. README's configuration table is
+ * Every environment variable the services read, with its default. The table of docs/configuration.md is
  * written from this schema, so a variable documented there and missing here is a bug.
  */
 export const EnvSchema = Type.Object({

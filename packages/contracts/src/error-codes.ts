@@ -58,7 +58,7 @@ export const errorCatalogue: Readonly<Record<ErrorKind, ErrorCatalogueEntry>> = 
   unsafe_archive: { http: 422, reader: null, admin: AdminCode.FAILURE },
   rate_limited: { http: 429, reader: ReaderCode.RATE_LIMITED, admin: AdminCode.FAILURE },
   upstream: { http: 502, reader: ReaderCode.UPSTREAM, admin: null },
-  // not in decisions.md §2: a database lock or outage is worth a retry (README, "Errors"); -1 as before
+  // not in decisions.md §2: a database lock or outage is worth a retry (docs/errors.md); -1 as before
   unavailable: { http: 503, reader: ReaderCode.FAILURE, admin: AdminCode.FAILURE },
   internal: { http: 500, reader: ReaderCode.FAILURE, admin: AdminCode.FAILURE },
 });

@@ -32,7 +32,7 @@ describe('decisions.md §2 error codes', () => {
     ['unsafe_archive', 422, null, -1],
     ['rate_limited', 429, 5, -1],
     ['upstream', 502, 3, null],
-    // added to the table: README "Errors" (database locked or unreachable, retry)
+    // added to the table: docs/errors.md (database locked or unreachable, retry)
     ['unavailable', 503, -1, -1],
     ['internal', 500, -1, -1],
   ];

@@ -3,7 +3,7 @@
  * locked past busy_timeout, or PostgreSQL cannot be reached, is shutting down, has no connection slot
  * left, did not answer within the connect or statement timeout, or gave up on a lock, a deadlock or a
  * serialisation conflict. Such a request can succeed when retried, so the services answer 503 with
- * Retry-After instead of an internal error (README, "Errors").
+ * Retry-After instead of an internal error (docs/errors.md).
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;

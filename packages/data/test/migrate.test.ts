@@ -46,7 +46,7 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     expect((await schemaState(h.db, schema())).state).toBe('ahead');
     await expect(assertSchemaCurrent(h.db, schema())).rejects.toThrow(MigrationError);
     await expect(assertSchemaCurrent(h.db, schema())).rejects.toThrow(/newer version/);
-    // migrate itself says so too (DEPLOYMENT.md, upgrades), not Kysely's "corrupted migrations"
+    // migrate itself says so too (docs/deployment.md, upgrades), not Kysely's "corrupted migrations"
     await expect(migrateToLatest(h.db, schema())).rejects.toThrow(/newer version of this service/);
     await h.db.deleteFrom('kysely_migration' as never).execute();
     expect((await schemaState(h.db, schema())).state).toBe('empty');

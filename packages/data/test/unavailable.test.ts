@@ -21,7 +21,7 @@ async function failureOf(work: () => unknown): Promise<unknown> {
 // without PostgreSQL, testDialects() prints that its tests are skipped
 const postgres = (await testDialects()).find((d) => d.name === 'postgres');
 
-// README "Errors": a database that is locked or away answers 503 + Retry-After, not 500; the errors
+// docs/errors.md: a database that is locked or away answers 503 + Retry-After, not 500; the errors
 // below are produced by the real drivers, not built by hand.
 describe('isDatabaseUnavailable, SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'readlib-busy-'));

@@ -29,7 +29,7 @@ function book(opf: { metadata?: string; manifest?: string; guide?: string }, ext
 
 const chapter = (name: string, data: string): RawZipEntry => ({ name: `OEBPS/${name}`, data });
 
-describe('hostile shapes (audit of stop 19)', () => {
+describe('hostile shapes', () => {
   let root: string;
   let dispose: () => Promise<void>;
   beforeEach(async () => ({ root, dispose } = await tempRoot()));

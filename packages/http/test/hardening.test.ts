@@ -7,7 +7,7 @@ import { createBaseApp, type Family } from '../src/index.js';
 import { inputProblem } from '../src/input-guard.js';
 import { redactUrl } from '../src/log-redaction.js';
 
-// Regression tests of the fixes tests/reliability called for (see RELIABILITY.md).
+// Regression tests of the fixes tests/reliability called for (see docs/reliability.md).
 async function appFor(family: Family, env: Record<string, string> = {}) {
   const app = await createBaseApp({
     config: testConfig(env),

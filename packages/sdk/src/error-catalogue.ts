@@ -29,7 +29,7 @@ export const sdkErrorCatalogue: Readonly<Record<ErrorKind, ErrorCatalogueEntry>>
 export type ApiFamily = 'reader' | 'admin';
 
 /**
- * Statuses the services send outside the table (README "Errors"; packages/http `clientErrors`), for a
+ * Statuses the services send outside the table (docs/errors.md; packages/http `clientErrors`), for a
  * request Node's parser refused before routing, with the envelope code of the kind they stand for:
  * 431 a header section over 16 KiB (`invalid`), 408 headers that never arrived (`failure`).
  */

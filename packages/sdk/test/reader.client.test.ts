@@ -132,7 +132,7 @@ describe('reader client against the real reader API', () => {
     expect([stranger.status, stranger.code, stranger.kind]).toEqual([404, 4, 'unregistered']);
   });
 
-  it('a header section over 16 KiB is 431 / 2 invalid (README "Errors", outside the table)', async () => {
+  it('a header section over 16 KiB is 431 / 2 invalid (docs/errors.md, outside the table)', async () => {
     const big = createReaderClient({ baseUrl: s.readerUrl, headers: { 'x-padding': 'a'.repeat(20_000) } });
     const err = await refusal(big.getHotSearch());
     expect([err.status, err.code, err.kind, err.msg]).toEqual([
@@ -220,7 +220,7 @@ describe('reader client: login-code exchange, limits, upstream and network failu
     expect(err.cause).toBeInstanceOf(Error);
   });
 
-  it('408 / -1 (headers that never arrived, README "Errors") is failure', async () => {
+  it('408 / -1 (headers that never arrived, docs/errors.md) is failure', async () => {
     const timedOut = await standIn(408, '{"error_code":-1,"msg":"request timeout"}');
     stands.push(timedOut);
     const err = await refusal(createReaderClient({ baseUrl: timedOut.url }).getHotSearch());
@@ -260,7 +260,7 @@ describe('reader client: login-code exchange, limits, upstream and network failu
     ]);
   });
 
-  it('the database unreachable is 503 / -1 unavailable, with retryAfter from the header (README "Errors")', async () => {
+  it('the database unreachable is 503 / -1 unavailable, with retryAfter from the header (docs/errors.md)', async () => {
     const h = createDb({ dialect: 'postgres', url: await refusingPostgresUrl() });
     const app = await buildReaderApp(testConfig({ PUBLIC_BASE_URL: 'http://files.test' }), {
       db: h.db,

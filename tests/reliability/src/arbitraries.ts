@@ -9,7 +9,7 @@ export interface Pools {
 
 const LONE_SURROGATES = ['\uD800', '\uDFFF', 'a\uD83Db', '\uDC00\uD800'];
 
-/** Hostile strings (RELIABILITY.md): unicode edges, SQL, traversal, control characters, 100 KB. */
+/** Hostile strings (docs/reliability.md): unicode edges, SQL, traversal, control characters, 100 KB. */
 export const HOSTILE_STRINGS: string[] = [
   '',
   ' ',
@@ -220,7 +220,7 @@ function validQuery(op: Operation, pools: Pools): fc.Arbitrary<GenRequest['pairs
   return fc.tuple(...parts).map((lists) => lists.flat() as GenRequest['pairs']);
 }
 
-/** A request that breaks the contract in one of the ways RELIABILITY.md lists. */
+/** A request that breaks the contract in one of the ways docs/reliability.md lists. */
 function invalidQuery(op: Operation, pools: Pools): fc.Arbitrary<GenRequest> {
   return validQuery(op, pools).chain((pairs) => {
     const names = op.query.map((p) => p.name);

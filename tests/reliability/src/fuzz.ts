@@ -101,7 +101,7 @@ export async function fuzzOperation(
   return stats;
 }
 
-/** Fuzz figures as one line per endpoint, for the test log and RELIABILITY.md. */
+/** Fuzz figures as one line per endpoint, for the test log and docs/reliability.md. */
 export function summarise(all: FuzzStats[]): string {
   return all
     .map((s) => `${s.endpoint.padEnd(32)} runs=${s.runs} statuses=${JSON.stringify(s.byStatus)}`)

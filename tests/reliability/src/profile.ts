@@ -21,7 +21,7 @@ export const profile = {
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 
-/** Figures of a suite, kept in results/<name>.json (read when RELIABILITY.md is updated). */
+/** Figures of a suite, kept in results/<name>.json (read when docs/reliability.md is updated). */
 export function recordFigures(name: string, figures: unknown): void {
   const dir = new URL('../results/', import.meta.url);
   mkdirSync(dir, { recursive: true });

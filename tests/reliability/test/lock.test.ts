@@ -81,7 +81,7 @@ describe('the SQLite file locked by another process', () => {
     await long;
     expect(longRead.status).toBe(200);
     expect(longRead.ms).toBeLessThan(500);
-    // past busy_timeout: 503 with retry-after (README "Errors"), never a 500
+    // past busy_timeout: 503 with retry-after (docs/errors.md), never a 500
     for (const w of longWrites) {
       expect([200, 503], w.body).toContain(w.status);
       expect(w.body).not.toMatch(LEAK);

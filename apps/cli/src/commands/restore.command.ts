@@ -171,7 +171,7 @@ async function visibleEntries(dir: string): Promise<string[]> {
 /**
  * The staged backup in, the previous data aside, by renames; if one fails, the ones done are undone in
  * reverse order. The store folder itself never moves, its entries do, into a dot-named folder inside
- * it: STORAGE_DIR is often a mount point (shared by every host, DEPLOYMENT.md), which cannot be renamed
+ * it: STORAGE_DIR is often a mount point (shared by every host, docs/deployment.md), which cannot be renamed
  * (EBUSY), and doing the same when it is not keeps one path for both. The database's `-wal` and `-shm`
  * go with it, under the names SQLite looks for beside the kept file.
  */

@@ -71,7 +71,7 @@ async function fill(db: Kysely<any>, table: string, columns: readonly string[]):
 
 /**
  * The trigram index over the folded text. The index over the text stays for the previous build, whose
- * replicas still search with it during a rolling upgrade (DEPLOYMENT.md: expand, then contract).
+ * replicas still search with it during a rolling upgrade (docs/deployment.md: expand, then contract).
  */
 async function pgIndex(db: Kysely<any>, table: string, col: string, create: boolean): Promise<void> {
   const name = sql.id(`${table}_${col}_nfkc_trgm`);

@@ -70,7 +70,7 @@ const user = sampleUser;
 const usersNamed = async (db: DbHandle['db'], openId: string) =>
   (await db.selectFrom('users').select('id').where('open_id', '=', openId).execute()).length;
 
-// RELIABILITY.md "SQLite file locked by another process": a write waits for the lock with timers on
+// docs/reliability.md "SQLite file locked by another process": a write waits for the lock with timers on
 // its own connection, so the service keeps reading (from the last committed state) meanwhile.
 describe('SQLite: reads go on while a write waits for another process', () => {
   it('a transaction and a single statement wait for the lock; reads and timers are served meanwhile', async () => {
