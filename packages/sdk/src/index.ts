@@ -20,5 +20,7 @@ export type {
   FetchResponseLike,
   LocalFile,
   MiniProgramFetch,
+  UploadCallOptions,
   UploadInit,
+  UploadProgress,
 } from './transport.js';
