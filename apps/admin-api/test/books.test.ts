@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BOOK_LIST_SORT_FIELDS } from '@readlib/contracts';
 import { findBookByFileName, insertBook } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { makeEpub } from '@readlib/epub/testing';
@@ -405,6 +406,16 @@ describe.each(dialects)('decisions.md §4 List: filters, sort, paging on $name',
     for (const bad of ['sort=-password', 'sort=%2Bgrams', 'sort=title;drop']) {
       const res = await list(bad);
       expect([res.status, res.body.code], bad).toEqual([400, -1]);
+    }
+    // the refusal names the contracts' list, and every field of it sorts
+    expect((await list('sort=-password')).body.msg).toContain(
+      `sortable: ${BOOK_LIST_SORT_FIELDS.join(', ')}`,
+    );
+    for (const field of BOOK_LIST_SORT_FIELDS) {
+      for (const sort of [`%2B${field}`, `-${field}`]) {
+        const res = await list(`sort=${sort}`);
+        expect([res.status, res.body.code, res.body.total], sort).toEqual([200, 0, 5]);
+      }
     }
   });
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { BOOK_LIST_SORT_FIELDS } from './book-list-sort.js';
 import { contentsProperties } from './contents.schema.js';
 import { fileNameParam, MaxLength, pageParam, pageSizeParam } from './fields.js';
 
@@ -63,7 +64,7 @@ export const BookListQuery = Type.Object(
       Type.String({
         pattern: '^[+-]?[A-Za-z]+$',
         maxLength: 32,
-        description: 'Sort field, "+field" ascending or "-field" descending, over a fixed list of fields.',
+        description: `Sort field, "+field" ascending or "-field" descending (no sign: ascending); the fields: ${BOOK_LIST_SORT_FIELDS.join(', ')}. Default: -id.`,
       }),
     ),
     title: Type.Optional(Type.String({ maxLength: MaxLength.filter, description: 'Title substring.' })),

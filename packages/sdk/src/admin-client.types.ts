@@ -2,7 +2,7 @@ import type { AdminBookDetail, LoginData } from '@readlib/contracts';
 import type { AdminRoutes, ResultOf } from '@readlib/contracts/routes';
 import type { ApiError } from './api-error.js';
 import type { RouteMethods } from './route-client.js';
-import type { CallOptions, FetchLike, LocalFile, MiniProgramFetch } from './transport.js';
+import type { CallOptions, FetchLike, LocalFile, MiniProgramFetch, UploadCallOptions } from './transport.js';
 
 /** GET /book/list result: the page of books without the envelope's code and msg. */
 export type BookPage = ResultOf<AdminRoutes['listBooks']>;
@@ -54,9 +54,10 @@ export interface AdminClient extends Omit<RouteMethods<AdminRoutes>, 'login' | '
   getToken(): string | undefined;
   /**
    * POST /book/upload (multipart field `file`, sent as `fileName`, else the file's own name, else
-   * `book.epub`); then `createBook({ fileName })` adds it to the catalogue
+   * `book.epub`); then `createBook({ fileName })` adds it to the catalogue. `call.onProgress` follows
+   * the upload (see `UploadCallOptions`: byte by byte in browsers, the end only in Node).
    */
-  uploadBook(file: UploadFile, fileName?: string, call?: CallOptions): Promise<AdminBookDetail>;
+  uploadBook(file: UploadFile, fileName?: string, call?: UploadCallOptions): Promise<AdminBookDetail>;
 }
 
 /**
@@ -66,7 +67,8 @@ export interface AdminClient extends Omit<RouteMethods<AdminRoutes>, 'login' | '
 export interface MiniProgramAdminClient extends Omit<AdminClient, 'uploadBook'> {
   /**
    * POST /book/upload of a local file (multipart field `file`). The platforms name the part after the
-   * local path (a temporary name), so the book's `originalName` is that name.
+   * local path (a temporary name), so the book's `originalName` is that name. `call.onProgress`
+   * follows the platform's `UploadTask.onProgressUpdate`.
    */
-  uploadBook(file: LocalFile, call?: CallOptions): Promise<AdminBookDetail>;
+  uploadBook(file: LocalFile, call?: UploadCallOptions): Promise<AdminBookDetail>;
 }

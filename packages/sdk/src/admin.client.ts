@@ -14,7 +14,10 @@ import {
   type LocalFile,
   type MiniProgramFetch,
   type RequestSpec,
+  type UploadCallOptions,
+  type UploadProgress,
 } from './transport.js';
+import { progressReporter } from './upload-progress.js';
 
 type Spec = Omit<RequestSpec, 'token'>;
 
@@ -35,15 +38,20 @@ const isLocalFile = (file: UploadFile | LocalFile): file is LocalFile =>
 
 /**
  * The request of one upload attempt: bytes as a fresh form, or a local file through the adapter's
- * `uploadFile` (refused before sending when the client's fetch has none).
+ * `uploadFile` (refused before sending when the client's fetch has none); with a progress of its own
+ * when the caller listens (the size of a local file is known only from the platform's events).
  */
 function uploadSpec(
   path: string,
   file: UploadFile | LocalFile,
   fileName: string | undefined,
   fetch: unknown,
+  onProgress: ((progress: UploadProgress) => void) | undefined,
 ): Spec {
-  if (!isLocalFile(file)) return { method: 'POST', path, form: uploadForm(file, fileName) };
+  const local = isLocalFile(file);
+  const size = local ? undefined : file instanceof Uint8Array ? file.byteLength : file.size;
+  const progress = onProgress ? { progress: progressReporter(onProgress, size) } : {};
+  if (!local) return { method: 'POST', path, form: uploadForm(file, fileName), ...progress };
   const upload = (fetch as Partial<MiniProgramFetch> | undefined)?.uploadFile;
   if (typeof upload !== 'function') {
     const msg =
@@ -54,13 +62,15 @@ function uploadSpec(
   return {
     method: 'POST',
     path,
-    sendWith: (url, { headers, signal, timeoutMs }) =>
+    ...progress,
+    sendWith: (url, { headers, signal, timeoutMs, onUploadProgress }) =>
       upload(url, {
         filePath,
         field: 'file',
         headers,
         ...(signal ? { signal } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
+        ...(onUploadProgress ? { onUploadProgress } : {}),
       }),
   };
 }
@@ -117,13 +127,17 @@ export function createAdminClient(options: AdminClientOptions): AdminClient | Mi
     // file's upload takes its call options second (the platforms cannot name the part)
     uploadBook: async (
       file: UploadFile | LocalFile,
-      fileNameOrCall?: string | CallOptions,
-      opts?: CallOptions,
+      fileNameOrCall?: string | UploadCallOptions,
+      opts?: UploadCallOptions,
     ): Promise<AdminBookDetail> => {
       const fileName = typeof fileNameOrCall === 'string' ? fileNameOrCall : undefined;
       const callOptions = typeof fileNameOrCall === 'object' ? fileNameOrCall : opts;
+      const onProgress = typeof callOptions?.onProgress === 'function' ? callOptions.onProgress : undefined;
       const spec = adminRoutes.uploadBook;
-      const body = await authed(() => uploadSpec(spec.url, file, fileName, options.fetch), callOptions);
+      const body = await authed(
+        () => uploadSpec(spec.url, file, fileName, options.fetch, onProgress),
+        callOptions,
+      );
       return resultOf(spec, body) as AdminBookDetail;
     },
   };

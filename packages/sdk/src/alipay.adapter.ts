@@ -10,17 +10,20 @@
  *   `headers` and `data` come with it, they are the response (the service's error envelope).
  * - `my.uploadFile` posts one local file (`filePath`) as multipart field `name` (`fileName` in older
  *   base libraries), requires a `fileType` of `image`, `video` or `audio`, and answers
- *   `{ statusCode, header, data }` (`statusCode` a string in older base libraries).
+ *   `{ statusCode, header, data }` (`statusCode` a string in older base libraries); its task's
+ *   `onProgressUpdate` reports `{ progress, totalBytesWritten, totalBytesExpectedToWrite }`.
  * - both calls return a task whose `abort()` cancels the request.
  */
 import type { FetchInit, MiniProgramFetch, UploadInit } from './index.js';
 import {
   type PlatformTask,
+  type PlatformUploadTask,
   platformCall,
   platformError,
   requestOptions,
   responseOf,
   uploadOptions,
+  watchProgress,
 } from './mini-program.adapter.js';
 
 interface AlipayFail {
@@ -62,11 +65,23 @@ export interface AlipayUploadOptions {
   fail?(error: AlipayFail): void;
 }
 
+/** What `UploadTask.onProgressUpdate` hands its listener on Alipay. */
+export interface AlipayUploadProgress {
+  progress: number;
+  totalBytesWritten: number;
+  totalBytesExpectedToWrite: number;
+}
+
 /** The part of Alipay's `my` object the adapter calls: pass `my` itself. */
 export interface AlipayApi {
   request(options: AlipayRequestOptions): PlatformTask;
-  uploadFile(options: AlipayUploadOptions): PlatformTask;
+  uploadFile(options: AlipayUploadOptions): PlatformUploadTask<AlipayUploadProgress>;
 }
+
+const bytesOf = (e: AlipayUploadProgress) => ({
+  loaded: e.totalBytesWritten,
+  total: e.totalBytesExpectedToWrite,
+});
 
 const TIMEOUT = 13;
 const HTTP_STATUS_ERROR = 19;
@@ -102,16 +117,20 @@ export function alipayFetch(my: AlipayApi): MiniProgramFetch {
     );
   const uploadFile = (url: string, init: UploadInit) =>
     platformCall(init.signal, (resolve, reject) =>
-      my.uploadFile({
-        ...uploadOptions(url, init),
-        name: init.field,
-        fileName: init.field,
-        // required, and only image/video/audio are named: the service reads the part's bytes, not its type
-        fileType: 'image',
-        header: init.headers,
-        success: (res) => resolve(responseOf(Number(res.statusCode), res.header, res.data)),
-        fail: (error) => failed(error, resolve, reject),
-      }),
+      watchProgress(
+        my.uploadFile({
+          ...uploadOptions(url, init),
+          name: init.field,
+          fileName: init.field,
+          // required, and only image/video/audio are named: the service reads the part's bytes, not its type
+          fileType: 'image',
+          header: init.headers,
+          success: (res) => resolve(responseOf(Number(res.statusCode), res.header, res.data)),
+          fail: (error) => failed(error, resolve, reject),
+        }),
+        init,
+        bytesOf,
+      ),
     );
   return Object.assign(request, { uploadFile });
 }

@@ -1,5 +1,7 @@
 /** The contracts' static types used by the clients, so front ends import them from one place. */
 
+export { BOOK_LIST_SORT_FIELDS, type BookListSortField } from '@readlib/contracts/routes';
+
 export { createAdminClient } from './admin.client.js';
 export type {
   AdminClient,
@@ -20,5 +22,7 @@ export type {
   FetchResponseLike,
   LocalFile,
   MiniProgramFetch,
+  UploadCallOptions,
   UploadInit,
+  UploadProgress,
 } from './transport.js';

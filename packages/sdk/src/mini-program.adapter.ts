@@ -1,10 +1,34 @@
 // the public entry, so the published declarations of the adapters import these from the main bundle
-import type { FetchInit, FetchResponseLike, UploadInit } from './index.js';
+import type { FetchInit, FetchResponseLike, UploadInit, UploadProgress } from './index.js';
 
 /** What the platforms' request and upload calls return: a task whose `abort()` cancels the request. */
 export interface PlatformTask {
   // any arity: Alipay's typings declare `abort(options)`, WeChat's `abort()`; both are called bare
   abort(...args: never[]): unknown;
+}
+
+/**
+ * What the platforms' `uploadFile` returns: a task that also reports the upload's progress, in each
+ * platform's own words (`E`). Base libraries too old to have `onProgressUpdate` report none.
+ */
+export interface PlatformUploadTask<E> extends PlatformTask {
+  onProgressUpdate?(listener: (event: E) => void): void;
+}
+
+/**
+ * The upload task, its progress events passed on to the SDK as `{ loaded, total }` when the call
+ * listens (`init.onUploadProgress`); a call that does not listen registers nothing.
+ */
+export function watchProgress<E, T extends PlatformUploadTask<E>>(
+  task: T,
+  init: UploadInit,
+  bytesOf: (event: E) => UploadProgress,
+): T {
+  const listener = init.onUploadProgress;
+  if (listener && typeof task?.onProgressUpdate === 'function') {
+    task.onProgressUpdate((event) => listener(bytesOf(event)));
+  }
+  return task;
 }
 
 /**

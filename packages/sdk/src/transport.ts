@@ -1,5 +1,7 @@
 import { ApiError } from './api-error.js';
 import { type ApiFamily, errorKindOf, sdkErrorCatalogue } from './error-catalogue.js';
+import type { ProgressReporter } from './upload-progress.js';
+import { xhrFetch } from './xhr-fetch.js';
 
 /** What the SDK passes to `fetch`: enough for browsers, Node 20 and mini-program request adapters. */
 export interface FetchInit {
@@ -17,6 +19,12 @@ export interface FetchInit {
    * up first rejects with an error named `TimeoutError`, which the call reports as kind `'timeout'`.
    */
   timeoutMs?: number;
+  /**
+   * Present only on an upload whose caller passed `onProgress`: a fetch that can watch the request body
+   * go out calls it with the bytes sent so far (the SDK's own XMLHttpRequest path does; the global
+   * `fetch` cannot, and a fetch that ignores it still gets the end reported by the SDK).
+   */
+  onUploadProgress?: (progress: UploadProgress) => void;
 }
 
 /** The part of a fetch `Response` the SDK reads. */
@@ -48,6 +56,8 @@ export interface UploadInit {
   signal?: AbortSignal;
   /** as in `FetchInit` */
   timeoutMs?: number;
+  /** as in `FetchInit`: the adapters feed it from the platform's `UploadTask.onProgressUpdate` */
+  onUploadProgress?: (progress: UploadProgress) => void;
 }
 
 /**
@@ -73,6 +83,8 @@ export interface RequestSpec {
   form?: FormData;
   /** sends the request instead of `fetch` (a mini-program adapter's `uploadFile`) */
   sendWith?: (url: string, init: FetchInit) => Promise<FetchResponseLike>;
+  /** an upload's progress, for this attempt: fed by the fetch when it can, ended on a 2xx answer */
+  progress?: ProgressReporter;
   token?: string;
   /** health endpoints answer outside the envelopes */
   plain?: { okStatuses: readonly number[] };
@@ -90,6 +102,27 @@ export interface CallOptions {
    * 2,147,483,647 (what `setTimeout` can wait), else the call rejects with a `RangeError`.
    */
   timeoutMs?: number;
+}
+
+/** How much of an upload's request body has been sent, in bytes. */
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+/** Options of an upload call: those of every call, and a listener of the upload's progress. */
+export interface UploadCallOptions extends CallOptions {
+  /**
+   * Called as the file goes out, with the bytes sent and the bytes to send (`loaded` grows within one
+   * attempt, up to `loaded === total`); an upload the service accepted always ends with that report.
+   * In a browser on the default fetch the upload goes through `XMLHttpRequest` (`xhr.upload.onprogress`;
+   * `total` is then the multipart body, a little more than the file); a mini-program adapter reports
+   * its platform's `UploadTask.onProgressUpdate`. Elsewhere (Node, a `fetch` of your own that ignores
+   * `init.onUploadProgress`) only the end is reported, with the file's size as both numbers. A retry
+   * after `onUnauthorized` sends the file again, so the reports start again from 0. An exception
+   * thrown here does not stop the upload: it is rethrown apart, as an event listener's would be.
+   */
+  onProgress?(progress: UploadProgress): void;
 }
 
 export interface TransportOptions {
@@ -165,6 +198,16 @@ function parseBody(text: string): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
+/**
+ * The global `fetch`, or `XMLHttpRequest` for an upload whose caller watches its progress (fetch has no
+ * upload progress events) where the runtime has one. Resolved per call and never called as a method:
+ * browsers refuse an unbound `window.fetch`.
+ */
+const defaultFetch: FetchLike = (url, init) =>
+  init.onUploadProgress && typeof XMLHttpRequest === 'function'
+    ? xhrFetch(url, init)
+    : globalThis.fetch(url, init);
+
 /** One attempt at the request, given the init of that attempt (its signal and timeout). */
 type Attempt = (init: FetchInit) => Promise<FetchResponseLike>;
 
@@ -173,8 +216,7 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
   checkTimeout(options.timeoutMs, 'timeoutMs');
   const base = options.baseUrl.replace(/\/+$/, '');
   const codeField = family === 'reader' ? 'error_code' : 'code';
-  // resolved per call and never called as a method: browsers refuse an unbound `window.fetch`
-  const doFetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const doFetch: FetchLike = options.fetch ?? defaultFetch;
 
   /**
    * One request and its body; a failure of either is kind `network`, or `timeout` when the adapter's
@@ -272,7 +314,13 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
       body = spec.form;
     }
     if (spec.token) headers.authorization = `Bearer ${spec.token}`;
-    const init: FetchInit = { method: spec.method, headers, ...(body === undefined ? {} : { body }) };
+    const progress = spec.progress;
+    const init: FetchInit = {
+      method: spec.method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(progress ? { onUploadProgress: progress.report } : {}),
+    };
     const attempt: Attempt = (attemptInit) => (spec.sendWith ?? doFetch)(url, attemptInit);
 
     const signal = call?.signal;
@@ -283,6 +331,8 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
         ? await exchange(attempt, init)
         : await guarded(attempt, init, signal, timeoutMs);
     const requestId = res.headers.get('x-request-id') ?? undefined;
+    // the whole body reached the service only when it accepted it
+    if (res.status >= 200 && res.status < 300) progress?.finish();
     if (spec.document && res.status >= 200 && res.status < 300) return { document: text };
     const parsed = parseBody(text);
 

@@ -7,16 +7,20 @@
  * - `dataType: 'json'` (the default) runs `JSON.parse` on the body; any other value leaves it a string.
  * - both calls return a task whose `abort()` cancels the request.
  * - `wx.uploadFile` posts one local file (`filePath`) as multipart field `name`, answers
- *   `{ statusCode, data }` with `data` always a string, and names the part after the local path.
+ *   `{ statusCode, data }` with `data` always a string, and names the part after the local path;
+ *   its task's `onProgressUpdate` reports `{ progress, totalBytesSent, totalBytesExpectedToSend }`
+ *   (base library 1.4.0 and later).
  */
 import type { FetchInit, MiniProgramFetch, UploadInit } from './index.js';
 import {
   type PlatformTask,
+  type PlatformUploadTask,
   platformCall,
   platformError,
   requestOptions,
   responseOf,
   uploadOptions,
+  watchProgress,
 } from './mini-program.adapter.js';
 
 interface WechatFail {
@@ -47,11 +51,23 @@ export interface WechatUploadOptions {
   fail?(error: WechatFail): void;
 }
 
+/** What `UploadTask.onProgressUpdate` hands its listener on WeChat. */
+export interface WechatUploadProgress {
+  progress: number;
+  totalBytesSent: number;
+  totalBytesExpectedToSend: number;
+}
+
 /** The part of WeChat's `wx` object the adapter calls: pass `wx` itself. */
 export interface WechatApi {
   request(options: WechatRequestOptions): PlatformTask;
-  uploadFile(options: WechatUploadOptions): PlatformTask;
+  uploadFile(options: WechatUploadOptions): PlatformUploadTask<WechatUploadProgress>;
 }
+
+const bytesOf = (e: WechatUploadProgress) => ({
+  loaded: e.totalBytesSent,
+  total: e.totalBytesExpectedToSend,
+});
 
 const failure = (error: WechatFail) => platformError(error.errMsg, /\btimeout\b/i.test(error.errMsg));
 
@@ -72,14 +88,18 @@ export function wechatFetch(wx: WechatApi): MiniProgramFetch {
     );
   const uploadFile = (url: string, init: UploadInit) =>
     platformCall(init.signal, (resolve, reject) =>
-      wx.uploadFile({
-        ...uploadOptions(url, init),
-        name: init.field,
-        header: init.headers,
-        // no response headers here: the SDK finds no x-request-id on an upload's answer
-        success: (res) => resolve(responseOf(res.statusCode, undefined, res.data)),
-        fail: (error) => reject(failure(error)),
-      }),
+      watchProgress(
+        wx.uploadFile({
+          ...uploadOptions(url, init),
+          name: init.field,
+          header: init.headers,
+          // no response headers here: the SDK finds no x-request-id on an upload's answer
+          success: (res) => resolve(responseOf(res.statusCode, undefined, res.data)),
+          fail: (error) => reject(failure(error)),
+        }),
+        init,
+        bytesOf,
+      ),
     );
   return Object.assign(request, { uploadFile });
 }

@@ -5,6 +5,7 @@ import {
   type HttpFailure,
   platformHeaders,
   platformHttp,
+  progressEvents,
   taskOf,
   uploadHttp,
 } from './platform-http.js';
@@ -20,7 +21,9 @@ import {
  *   the answer's `status`, `headers` and `data` alongside unless `bareHttpErrors`;
  * - `fail({ error: 13 })` on timeout, `{ error: 12 }` when no answer came, `{ error: 9 }` after `abort()`;
  * - `my.uploadFile` sends `filePath` as multipart field `name` (older base libraries: `fileName`),
- *   needs a `fileType`, and answers `{ statusCode, header, data }` (`statusCode` a string in older ones).
+ *   needs a `fileType`, and answers `{ statusCode, header, data }` (`statusCode` a string in older ones);
+ *   its task's `onProgressUpdate` hears `{ progress, totalBytesWritten, totalBytesExpectedToWrite }` as
+ *   the multipart body goes out.
  */
 export interface AlipayStandInOptions {
   headerCase?: HeaderCase;
@@ -33,7 +36,12 @@ export interface AlipayStandInOptions {
 }
 
 export function alipayStandIn(options: AlipayStandInOptions = {}) {
-  const seen = { request: [] as AlipayRequestOptions[], uploadFile: [] as AlipayUploadOptions[], aborted: 0 };
+  const seen = {
+    request: [] as AlipayRequestOptions[],
+    uploadFile: [] as AlipayUploadOptions[],
+    aborted: 0,
+    progressListeners: 0,
+  };
   const headerCase = options.headerCase ?? 'as-sent';
   const codes = { timeout: 13, network: 12, abort: 9 } as const;
   const failure = (fail: AlipayRequestOptions['fail']) => (f: HttpFailure) =>
@@ -81,10 +89,21 @@ export function alipayStandIn(options: AlipayStandInOptions = {}) {
     },
     uploadFile(o) {
       seen.uploadFile.push(o);
+      const progress = progressEvents(seen, (sent, total) => ({
+        progress: Math.floor((sent / total) * 100),
+        totalBytesWritten: sent,
+        totalBytesExpectedToWrite: total,
+      }));
       const call = uploadHttp(
         o.filePath,
         o.name ?? o.fileName,
-        { url: o.url, headers: { ...o.header }, timeoutMs: o.timeout ?? 60_000, headerCase },
+        {
+          url: o.url,
+          headers: { ...o.header },
+          timeoutMs: o.timeout ?? 60_000,
+          headerCase,
+          onSent: progress.onSent,
+        },
         (answer) => {
           const statusCode = options.newer ? answer.status : String(answer.status);
           const result = { statusCode, header: answer.headers, data: answer.body };
@@ -92,7 +111,7 @@ export function alipayStandIn(options: AlipayStandInOptions = {}) {
         },
         failure(o.fail),
       );
-      return taskOf(call, seen);
+      return { ...taskOf(call, seen), onProgressUpdate: progress.onProgressUpdate };
     },
   };
   return { my, seen };

@@ -16,6 +16,7 @@ import {
   type MiniProgramAdminClient,
   type MiniProgramFetch,
   type ReaderClient,
+  type UploadProgress,
 } from '../src/index.js';
 
 export async function readerCalls(reader: ReaderClient): Promise<void> {
@@ -101,6 +102,13 @@ export async function adminCalls(admin: AdminClient): Promise<void> {
   await admin.ready({ signal });
   // @ts-expect-error uploadBook keeps its positions: fileName second, call options third
   await admin.uploadBook(new Uint8Array(8), { timeoutMs: 100 });
+  await admin.uploadBook(new Blob([]), undefined, {
+    signal,
+    onProgress: (progress) => expectTypeOf(progress).toEqualTypeOf<UploadProgress>(),
+  });
+  expectTypeOf<UploadProgress>().toEqualTypeOf<{ loaded: number; total: number }>();
+  // @ts-expect-error onProgress is an upload's: other calls take CallOptions only
+  await admin.listBooks(undefined, { onProgress: () => {} });
   // @ts-expect-error setToken is not a call
   admin.setToken('t', { timeoutMs: 100 });
   createAdminClient({ baseUrl: 'http://x', timeoutMs: 5_000 });
@@ -115,6 +123,10 @@ export async function miniProgramUploads(fetch: MiniProgramFetch, plain: FetchLi
     await onPlatform.uploadBook({ filePath: 'wxfile://tmp_1.epub' }),
   ).toEqualTypeOf<AdminBookDetail>();
   await onPlatform.uploadBook({ filePath: 'wxfile://tmp_1.epub' }, { timeoutMs: 60_000 });
+  await onPlatform.uploadBook(
+    { filePath: 'wxfile://tmp_1.epub' },
+    { onProgress: ({ loaded, total }) => loaded / total },
+  );
   // @ts-expect-error over an adapter, an upload is a local file path: the runtimes have no Blob or FormData
   await onPlatform.uploadBook(new Uint8Array(8));
   // @ts-expect-error the platforms name the part after the path: no fileName argument

@@ -1,10 +1,15 @@
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alipayFetch } from '../src/alipay.adapter.js';
-import { createAdminClient, createReaderClient, type MiniProgramFetch } from '../src/index.js';
+import {
+  createAdminClient,
+  createReaderClient,
+  type MiniProgramFetch,
+  type UploadProgress,
+} from '../src/index.js';
 import { wechatFetch } from '../src/wechat.adapter.js';
 import { type AlipayStandInOptions, alipayStandIn } from './alipay-stand-in.js';
 import { closedPort, OPERATOR, type Services, startServices } from './helpers.js';
@@ -21,6 +26,8 @@ interface Platform {
   requests: () => Array<{ timeout?: number; dataType?: string; headers: Record<string, string> | undefined }>;
   uploads: () => Array<{ field: string; timeout?: number; headers: Record<string, string> | undefined }>;
   aborted: () => number;
+  /** listeners registered with an upload task's `onProgressUpdate` */
+  progressListeners: () => number;
 }
 
 interface PlatformCase {
@@ -37,6 +44,7 @@ const wechat = (options: WechatStandInOptions = {}): Platform => {
       seen.request.map((o) => ({ timeout: o.timeout, dataType: o.dataType, headers: o.header })),
     uploads: () => seen.uploadFile.map((o) => ({ field: o.name, timeout: o.timeout, headers: o.header })),
     aborted: () => seen.aborted,
+    progressListeners: () => seen.progressListeners,
   };
 };
 
@@ -48,6 +56,7 @@ const alipay = (options: AlipayStandInOptions = {}): Platform => {
       seen.request.map((o) => ({ timeout: o.timeout, dataType: o.dataType, headers: o.headers })),
     uploads: () => seen.uploadFile.map((o) => ({ field: o.name, timeout: o.timeout, headers: o.header })),
     aborted: () => seen.aborted,
+    progressListeners: () => seen.progressListeners,
   };
 };
 
@@ -181,6 +190,28 @@ describe.each(platforms)('the $name adapter', ({ make }) => {
     expect(upload!.headers?.authorization).toBe(`Bearer ${admin.getToken()}`);
     // the platform writes the multipart content type with its boundary
     expect(Object.keys(upload!.headers ?? {}).map((k) => k.toLowerCase())).not.toContain('content-type');
+    // a call that does not listen to the progress registers nothing on the task
+    expect(p.progressListeners()).toBe(0);
+  });
+
+  it("reports an upload's progress from the task's onProgressUpdate, ending at loaded = total", async () => {
+    const p = make({});
+    const admin = createAdminClient({ baseUrl: s.adminUrl, fetch: p.fetch });
+    await admin.login(OPERATOR.username, OPERATOR.password);
+    const heard: UploadProgress[] = [];
+    const uploaded = await admin.uploadBook({ filePath: book }, { onProgress: (e) => heard.push(e) });
+    expect(uploaded.title).toMatch(/.+/);
+    expect(p.progressListeners()).toBe(1);
+    // the platform counts the multipart body: the file and the part's headers around it
+    const total = heard.at(-1)!.total;
+    expect(total).toBeGreaterThan((await stat(book)).size);
+    expect(heard.every((e) => e.total === total)).toBe(true);
+    expect(heard.some((e) => e.loaded > 0 && e.loaded < total)).toBe(true);
+    const loaded = heard.map((e) => e.loaded);
+    expect(loaded).toEqual([...loaded].sort((a, b) => a - b));
+    expect(new Set(loaded).size).toBe(loaded.length);
+    expect(heard.filter((e) => e.loaded === total)).toHaveLength(1);
+    expect(heard.at(-1)).toEqual({ loaded: total, total });
   });
 
   it("reads an upload's error answer, and a missing local file is the platform's fail", async () => {

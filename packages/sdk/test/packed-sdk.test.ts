@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -196,6 +196,9 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
     const { report, miniprogram, resolved } = JSON.parse(stdout);
     expect(report.uploadedTitle).toMatch(/.+/);
     expect(report.detailTitle).toBe(report.uploadedTitle);
+    // Node has no XMLHttpRequest: the upload's progress is its end, the file's size
+    const size = (await stat(epub)).size;
+    expect(report.progress).toEqual([{ loaded: size, total: size }]);
     expect(report.listed).toBeGreaterThanOrEqual(1);
     expect(report.homeKeys).toEqual(expect.arrayContaining(['banner', 'recommend', 'shelf']));
     expect(report.missing).toEqual({ kind: 'not_found', status: 404, code: 1 });

@@ -29,7 +29,12 @@ export interface HttpRequest {
   body?: string | Buffer;
   timeoutMs: number;
   headerCase: HeaderCase;
+  /** called as the body goes out (a Buffer body, sent in chunks), with the bytes sent and the total */
+  onSent?: (sent: number, total: number) => void;
 }
+
+/** A chunk of a body sent piece by piece: a fixture of 50 KB makes a few progress events. */
+const CHUNK_BYTES = 16 * 1024;
 
 /**
  * One exchange over real HTTP (node:http), settled once: an answer, or a failure when the timeout
@@ -67,7 +72,24 @@ export function platformHttp(
     outgoing.destroy();
   }, req.timeoutMs);
   outgoing.on('error', (err) => finish(() => onFailure({ reason: 'network', message: err.message })));
-  outgoing.end(req.body);
+  const { body, onSent } = req;
+  if (!onSent || !Buffer.isBuffer(body)) {
+    outgoing.end(body);
+  } else {
+    // each chunk is counted once the socket took it, as a device's HTTP stack counts sent bytes
+    let sent = 0;
+    const next = () => {
+      const chunk = body.subarray(sent, sent + CHUNK_BYTES);
+      outgoing.write(chunk, (err) => {
+        if (err || settled) return;
+        sent += chunk.length;
+        onSent(sent, body.length);
+        if (sent < body.length) next();
+        else outgoing.end();
+      });
+    };
+    next();
+  }
   return {
     abort() {
       finish(() => onFailure({ reason: 'abort', message: 'abort' }));
@@ -97,7 +119,11 @@ export function uploadHttp(
       form.append(field, new Blob([bytes]), basename(filePath));
       const encoded = new Response(form);
       const body = Buffer.from(await encoded.arrayBuffer());
-      const headers = { ...req.headers, 'content-type': encoded.headers.get('content-type')! };
+      const headers = {
+        ...req.headers,
+        'content-type': encoded.headers.get('content-type')!,
+        'content-length': String(body.length),
+      };
       call = platformHttp({ ...req, method: 'POST', headers, body }, onAnswer, onFailure);
     },
     () => onFailure({ reason: 'network', message: `file not found: ${filePath}` }),
@@ -125,3 +151,23 @@ export const taskOf = (call: { abort(): void }, seen: { aborted: number }) => ({
     call.abort();
   },
 });
+
+/**
+ * The progress side of an upload task: `onProgressUpdate` listeners (counted in `seen.progressListeners`)
+ * told of each chunk sent, in the platform's words (`eventOf`); `onSent` goes to `uploadHttp`.
+ */
+export function progressEvents<E>(
+  seen: { progressListeners: number },
+  eventOf: (sent: number, total: number) => E,
+) {
+  const listeners: Array<(event: E) => void> = [];
+  return {
+    onSent(sent: number, total: number) {
+      for (const listener of listeners) listener(eventOf(sent, total));
+    },
+    onProgressUpdate(listener: (event: E) => void) {
+      seen.progressListeners++;
+      listeners.push(listener);
+    },
+  };
+}

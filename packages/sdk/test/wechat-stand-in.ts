@@ -4,6 +4,7 @@ import {
   type HttpFailure,
   platformHeaders,
   platformHttp,
+  progressEvents,
   taskOf,
   uploadHttp,
 } from './platform-http.js';
@@ -19,7 +20,9 @@ import {
  *   no answer at all is `fail({ errMsg: 'request:fail <reason>' })`; `task.abort()` ends in
  *   `fail({ errMsg: 'request:fail abort' })`;
  * - `wx.uploadFile` sends `filePath` as multipart field `name`, the part named after the path, and
- *   answers `{ statusCode, data, errMsg: 'uploadFile:ok' }`: `data` is always the raw string, no headers.
+ *   answers `{ statusCode, data, errMsg: 'uploadFile:ok' }`: `data` is always the raw string, no headers;
+ *   its task's `onProgressUpdate` hears `{ progress, totalBytesSent, totalBytesExpectedToSend }` as the
+ *   multipart body goes out (`progress` a whole percentage).
  */
 export interface WechatStandInOptions {
   headerCase?: HeaderCase;
@@ -30,7 +33,12 @@ export interface WechatStandInOptions {
 }
 
 export function wechatStandIn(options: WechatStandInOptions = {}) {
-  const seen = { request: [] as WechatRequestOptions[], uploadFile: [] as WechatUploadOptions[], aborted: 0 };
+  const seen = {
+    request: [] as WechatRequestOptions[],
+    uploadFile: [] as WechatUploadOptions[],
+    aborted: 0,
+    progressListeners: 0,
+  };
   const headerCase = options.headerCase ?? 'as-sent';
   const timeoutOf = (timeout: number | undefined) => timeout ?? options.networkTimeoutMs ?? 60_000;
   const failure = (api: string, fail: ((e: { errMsg: string }) => void) | undefined) => (f: HttpFailure) =>
@@ -72,17 +80,28 @@ export function wechatStandIn(options: WechatStandInOptions = {}) {
     },
     uploadFile(o) {
       seen.uploadFile.push(o);
+      const progress = progressEvents(seen, (sent, total) => ({
+        progress: Math.floor((sent / total) * 100),
+        totalBytesSent: sent,
+        totalBytesExpectedToSend: total,
+      }));
       const call = uploadHttp(
         o.filePath,
         o.name,
-        { url: o.url, headers: { ...o.header }, timeoutMs: timeoutOf(o.timeout), headerCase },
+        {
+          url: o.url,
+          headers: { ...o.header },
+          timeoutMs: timeoutOf(o.timeout),
+          headerCase,
+          onSent: progress.onSent,
+        },
         (answer) => {
           const result = { statusCode: answer.status, data: answer.body, errMsg: 'uploadFile:ok' };
           o.success?.(result);
         },
         failure('uploadFile', o.fail),
       );
-      return taskOf(call, seen);
+      return { ...taskOf(call, seen), onProgressUpdate: progress.onProgressUpdate };
     },
   };
   return { wx, seen };

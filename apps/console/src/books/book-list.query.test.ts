@@ -1,4 +1,7 @@
+import { BOOK_LIST_SORT_FIELDS } from '@readlib/contracts';
 import { describe, expect, it } from 'vitest';
+import { en } from '../i18n/en.messages';
+import { zhCN } from '../i18n/zh-cn.messages';
 import { listRequest, queryFromState, stateFromQuery } from './book-list.query';
 
 describe("the book list's state in the page address", () => {
@@ -52,5 +55,21 @@ describe("the book list's state in the page address", () => {
   it('sends blank filters as no filter, trimmed ones as given', () => {
     const state = { ...stateFromQuery({}), title: '  ', author: ' Odd ' };
     expect(listRequest(state)).toEqual({ page: 1, pageSize: 20, sort: '-id', author: 'Odd' });
+  });
+});
+
+describe('the sort fields the console offers', () => {
+  it("are every field of the contracts' list, each with a label in both languages", () => {
+    for (const field of BOOK_LIST_SORT_FIELDS) {
+      for (const sign of ['+', '-']) {
+        const state = stateFromQuery({ sort: `${sign}${field}` });
+        expect(state.field).toBe(field);
+        expect(listRequest(state).sort).toBe(`${sign}${field}`);
+      }
+    }
+    const labelled = (fields: Record<string, string>) =>
+      BOOK_LIST_SORT_FIELDS.filter((field) => fields[field]?.trim());
+    expect(labelled(en.books.fields)).toEqual([...BOOK_LIST_SORT_FIELDS]);
+    expect(labelled(zhCN.books.fields)).toEqual([...BOOK_LIST_SORT_FIELDS]);
   });
 });

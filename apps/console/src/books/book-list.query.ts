@@ -1,24 +1,11 @@
-import type { BookListQuery } from '@readlib/sdk';
+import { BOOK_LIST_SORT_FIELDS, type BookListQuery, type BookListSortField } from '@readlib/sdk';
 import type { LocationQuery, LocationQueryRaw } from 'vue-router';
-
-/** The fields the admin list sorts by (any other is refused by the service). */
-export const SORT_FIELDS = [
-  'id',
-  'title',
-  'author',
-  'publisher',
-  'language',
-  'category',
-  'fileName',
-  'createdAt',
-] as const;
-export type SortField = (typeof SORT_FIELDS)[number];
 
 export interface ListState {
   title: string;
   author: string;
   category: string;
-  field: SortField;
+  field: BookListSortField;
   descending: boolean;
   page: number;
   pageSize: number;
@@ -45,13 +32,13 @@ const positive = (v: unknown, fallback: number) => {
 export function stateFromQuery(query: LocationQuery): ListState {
   const sort = text(query.sort);
   const field = sort.replace(/^[+-]/, '');
-  const known = (SORT_FIELDS as readonly string[]).includes(field);
+  const known = (BOOK_LIST_SORT_FIELDS as readonly string[]).includes(field);
   const size = positive(query.pageSize, DEFAULTS.pageSize);
   return {
     title: text(query.title),
     author: text(query.author),
     category: text(query.category),
-    field: known ? (field as SortField) : DEFAULTS.field,
+    field: known ? (field as BookListSortField) : DEFAULTS.field,
     descending: known ? sort.startsWith('-') : DEFAULTS.descending,
     page: positive(query.page, 1),
     pageSize: PAGE_SIZES.includes(size) ? size : DEFAULTS.pageSize,

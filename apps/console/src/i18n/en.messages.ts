@@ -126,6 +126,8 @@ export const en = {
     drop: 'Drop an EPUB file here, or press Enter to pick one',
     hint: 'The book is parsed and shown below; it enters the catalogue only when you create it.',
     uploading: 'Uploading {name} ({size})…',
+    sent: '{loaded} of {total} sent',
+    parsing: 'All sent: the service is reading the book…',
     parsed: 'Parsed book',
     create: 'Add to catalogue',
     created: '“{title}” was added to the catalogue.',

@@ -128,6 +128,8 @@ export const zhCN: Messages = {
     drop: '将 EPUB 文件拖到此处，或按回车键选择文件',
     hint: '图书解析后显示在下方；只有点击“加入书库”后才会进入书库。',
     uploading: '正在上传 {name}（{size}）…',
+    sent: '已发送 {loaded} / {total}',
+    parsing: '已全部发送，正在解析图书…',
     parsed: '解析结果',
     create: '加入书库',
     created: '《{title}》已加入书库。',

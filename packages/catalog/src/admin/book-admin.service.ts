@@ -5,7 +5,7 @@ import type {
   BookUpdateBody,
   DashboardTotals,
 } from '@readlib/contracts';
-import { invalid, notFound } from '@readlib/contracts';
+import { BOOK_LIST_SORT_FIELDS, type BookListSortField, invalid, notFound } from '@readlib/contracts';
 import {
   type BookUpdate,
   categoryCounts,
@@ -18,8 +18,6 @@ import {
   findBookByFileName,
   findToc,
   listBooksAdmin,
-  SORTABLE_FIELDS,
-  type SortField,
   updateBook as updateBookRow,
 } from '@readlib/data';
 import type { FileStore } from '@readlib/epub';
@@ -42,15 +40,18 @@ export async function dashboardTotals(db: Kysely<Database>): Promise<DashboardTo
   return { book, rank, shelf, user };
 }
 
-/** `+field`, `-field` or `field` (ascending) over SORTABLE_FIELDS; the default is newest first. */
-export function parseSort(sort: string | undefined): { field: SortField; dir: 'asc' | 'desc' } {
+const isSortField = (field: string): field is BookListSortField =>
+  (BOOK_LIST_SORT_FIELDS as readonly string[]).includes(field);
+
+/** `+field`, `-field` or `field` (ascending) over BOOK_LIST_SORT_FIELDS; the default is newest first. */
+export function parseSort(sort: string | undefined): { field: BookListSortField; dir: 'asc' | 'desc' } {
   if (!sort) return { field: 'id', dir: 'desc' };
   const m = /^([+-]?)([A-Za-z]+)$/.exec(sort);
   const field = m?.[2];
-  if (!m || !field || !Object.hasOwn(SORTABLE_FIELDS, field)) {
-    throw invalid(`cannot sort by ${sort}; sortable: ${Object.keys(SORTABLE_FIELDS).join(', ')}`);
+  if (!m || !field || !isSortField(field)) {
+    throw invalid(`cannot sort by ${sort}; sortable: ${BOOK_LIST_SORT_FIELDS.join(', ')}`);
   }
-  return { field: field as SortField, dir: m[1] === '-' ? 'desc' : 'asc' };
+  return { field, dir: m[1] === '-' ? 'desc' : 'asc' };
 }
 
 export interface ListBooksInput {

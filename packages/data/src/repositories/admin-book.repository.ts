@@ -1,3 +1,4 @@
+import type { BookListSortField } from '@readlib/contracts';
 import { type Expression, type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
@@ -5,8 +6,11 @@ import { matchingIds } from '../search/match.js';
 import { type BookRow, findBooksByIds, selectBooks } from './book.repository.js';
 import { countBooks } from './book-draw.repository.js';
 
-/** Sortable fields of the admin list (decisions.md §4): anything else is refused by the caller. */
-export const SORTABLE_FIELDS = {
+/**
+ * The column of each sortable field of the admin list: exactly the contracts' BOOK_LIST_SORT_FIELDS
+ * (the compiler refuses a field missing or added here); anything else is refused by the caller.
+ */
+const SORTABLE_FIELDS = {
   id: 'books.id',
   title: 'books.title',
   author: 'books.author',
@@ -15,8 +19,7 @@ export const SORTABLE_FIELDS = {
   category: 'books.category_id',
   fileName: 'books.file_name',
   createdAt: 'books.created_at',
-} as const;
-export type SortField = keyof typeof SORTABLE_FIELDS;
+} as const satisfies Record<BookListSortField, string>;
 
 export interface AdminListFilter {
   title?: string;
@@ -27,7 +30,7 @@ export interface AdminListFilter {
 export async function listBooksAdmin(
   db: Kysely<Database>,
   filter: AdminListFilter,
-  sort: { field: SortField; dir: 'asc' | 'desc' },
+  sort: { field: BookListSortField; dir: 'asc' | 'desc' },
   page: { offset: number; limit: number },
 ): Promise<{ rows: BookRow[]; total: number }> {
   const matchSets = [
@@ -67,7 +70,7 @@ export async function listBooksAdmin(
 async function matchesPage(
   db: Kysely<Database>,
   [first, ...others]: Expression<any>[],
-  sort: { field: SortField; dir: 'asc' | 'desc' },
+  sort: { field: BookListSortField; dir: 'asc' | 'desc' },
   page: { offset: number; limit: number },
 ): Promise<{ rows: BookRow[]; total: number }> {
   const also = others.map((o) => sql`m.id in ${o}`);

@@ -11,12 +11,15 @@ import {
   HomeData,
   isApiError,
   type ReaderClient,
+  type UploadProgress,
 } from '@readlib/sdk';
 import { type AlipayApi, alipayFetch } from '@readlib/sdk/alipay';
 import { type WechatApi, wechatFetch } from '@readlib/sdk/wechat';
 
 export interface Report {
   uploadedTitle: string;
+  /** what the upload's onProgress heard (in Node: the end only) */
+  progress: UploadProgress[];
   listed: number;
   homeKeys: string[];
   detailTitle: string;
@@ -30,7 +33,8 @@ export async function main(
 ): Promise<Report> {
   const admin = createAdminClient({ baseUrl: urls.admin, timeoutMs: 30_000 });
   await admin.login(operator.username, operator.password);
-  const uploaded = await admin.uploadBook(epub, 'consumer.epub');
+  const progress: UploadProgress[] = [];
+  const uploaded = await admin.uploadBook(epub, 'consumer.epub', { onProgress: (p) => progress.push(p) });
   await admin.createBook({ fileName: uploaded.fileName });
   const page = await admin.listBooks({ pageSize: 5 });
 
@@ -45,6 +49,7 @@ export async function main(
   if (!isApiError(missing)) throw new Error('a missing book must reject with an ApiError');
   return {
     uploadedTitle: uploaded.title,
+    progress,
     listed: page.total,
     homeKeys: Object.keys(home).sort(),
     detailTitle: detail.title,
