@@ -6,9 +6,9 @@ import { dts } from 'rollup-plugin-dts';
 
 /**
  * `pnpm --filter @readlib/sdk build` (and `prepack`): the self-contained package in dist/.
- * - dist/{index,wechat,alipay}.js: ESM, one file per entry point. The sources import the contracts as
- *   types only, so nothing of TypeBox or the contracts reaches them; the adapters import the core as
- *   types only, so an entry carries only its own code.
+ * - dist/{index,wechat,alipay}.js: ESM, one file per entry point. The sources take from the contracts
+ *   only what carries no TypeBox (types, the route tables, the sortable fields), so nothing of TypeBox
+ *   reaches them; the adapters import the core as types only, so an entry carries only its own code.
  * - dist/miniprogram/*.js: the same entries as CommonJS for ES2017 runtimes, the folder the
  *   `miniprogram` field names for WeChat DevTools' "Build npm" (it copies that folder), whose
  *   mini-programs `require()` them.
