@@ -13,9 +13,9 @@ const msg = () =>
 export const ReaderEnvelope = <T extends TSchema>(data: T) =>
   Type.Object({ error_code: errorCode(), msg: msg(), data });
 
-/** Reader API envelope without data (register, shelf save/remove, rank save). */
-export const ReaderAck = Type.Object({ error_code: errorCode(), msg: msg() });
-export type ReaderAck = Static<typeof ReaderAck>;
+/** Reader API envelope without data (register, shelf save/remove, rank save). No `$id`: one per route. */
+export const ReaderAck = () => Type.Object({ error_code: errorCode(), msg: msg() });
+export type ReaderAck = Static<ReturnType<typeof ReaderAck>>;
 
 /** Reader API error response (decisions.md §2). */
 export const ReaderError = Type.Object(
@@ -28,9 +28,9 @@ export type ReaderError = Static<typeof ReaderError>;
 export const AdminEnvelope = <T extends TSchema>(data: T) =>
   Type.Object({ code: adminCode(), msg: msg(), data });
 
-/** Administration API envelope with `data: null` (delete, update, create). */
-export const AdminAck = Type.Object({ code: adminCode(), msg: msg(), data: Type.Null() });
-export type AdminAck = Static<typeof AdminAck>;
+/** Administration API envelope with `data: null` (delete, update, create). No `$id`: one per route. */
+export const AdminAck = () => Type.Object({ code: adminCode(), msg: msg(), data: Type.Null() });
+export type AdminAck = Static<ReturnType<typeof AdminAck>>;
 
 /** Administration API error response (decisions.md §2). */
 export const AdminError = Type.Object(

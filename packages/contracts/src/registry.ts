@@ -1,123 +1,82 @@
-import type { Static, TSchema } from '@sinclair/typebox';
-import {
-  AdminBook,
-  AdminBookDetail,
-  AdminCategory,
-  BookListQuery,
-  FileNameQuery,
-  OptionalFileNameQuery,
-} from './admin-book.schema.js';
-import { BookCreateBody, BookUpdateBody, UploadForm } from './admin-book-body.schema.js';
-import { AdminUser, DashboardTotals, LoginBody, LoginData } from './admin-user.schema.js';
-import { BookDetail, BookSummary, Reader } from './book.schema.js';
-import { ContentsQuery, DetailQuery, RankSaveQuery } from './book-query.schema.js';
-import { BookContents, ContentsEntry, ContentsNode, ContentsTree } from './contents.schema.js';
-import { AdminError, ReaderError } from './envelope.schema.js';
-import { Health, Ready } from './health.schema.js';
-import { Banner, CategoryItem, HomeData, HomeQuery, HotSearch, HotSearchItem } from './home.schema.js';
-import {
-  OpdsCategoryQuery,
-  OpdsNameQuery,
-  OpdsPageQuery,
-  OpdsPublicationQuery,
-  OpdsSearchQuery,
-} from './opds.schema.js';
-import { MapItem, ScatterData, ScreenData, ScreenQuery, WordCloudItem } from './screen.schema.js';
-import {
-  SearchAuthor,
-  SearchCategory,
-  SearchListQuery,
-  SearchPublisher,
-  SearchQuery,
-  SearchResult,
-} from './search.schema.js';
-import { ShelfEntry, ShelfGetQuery, ShelfMutateQuery, ShelfParam } from './shelf.schema.js';
-import {
-  OpenIdData,
-  OpenIdQuery,
-  PayOpenIdQuery,
-  RegisterBody,
-  UserDayData,
-  UserDayQuery,
-} from './user.schema.js';
+import { type Static, type TSchema, TypeGuard } from '@sinclair/typebox';
+import * as adminBook from './admin-book.schema.js';
+import * as adminBookBody from './admin-book-body.schema.js';
+import * as adminUser from './admin-user.schema.js';
+import * as book from './book.schema.js';
+import * as bookQuery from './book-query.schema.js';
+import * as contents from './contents.schema.js';
+import * as envelope from './envelope.schema.js';
+import * as health from './health.schema.js';
+import * as home from './home.schema.js';
+import * as opds from './opds.schema.js';
+import * as screen from './screen.schema.js';
+import * as search from './search.schema.js';
+import * as shelf from './shelf.schema.js';
+import * as user from './user.schema.js';
 
 /**
- * Every schema with an `$id`, by that id (its export name), referenced schemas before their users.
- * The route table names schemas by these keys; the services register them all for `$ref`.
+ * Every `*.schema.ts` module. Each schema one of them exports is a contract schema, and its `$id` is
+ * its export name (a test holds both), so a new schema is written once, in its module: the route
+ * tables, the services' `$ref`s, the OpenAPI documents and the SDK find it by that name.
  */
-export const contractSchemaMap = {
-  // envelopes and health
-  ReaderError,
-  AdminError,
-  Health,
-  Ready,
-  // reader resources
-  BookSummary,
-  Reader,
-  BookDetail,
-  ContentsEntry,
-  ContentsNode,
-  ContentsTree,
-  BookContents,
-  ShelfEntry,
-  CategoryItem,
-  HotSearch,
-  Banner,
-  HotSearchItem,
-  HomeData,
-  SearchAuthor,
-  SearchCategory,
-  SearchPublisher,
-  SearchResult,
-  OpenIdData,
-  UserDayData,
-  // reader inputs
-  HomeQuery,
-  SearchQuery,
-  SearchListQuery,
-  DetailQuery,
-  ContentsQuery,
-  ShelfGetQuery,
-  ShelfMutateQuery,
-  ShelfParam,
-  RankSaveQuery,
-  UserDayQuery,
-  OpenIdQuery,
-  PayOpenIdQuery,
-  RegisterBody,
-  OpdsPageQuery,
-  OpdsCategoryQuery,
-  OpdsNameQuery,
-  OpdsSearchQuery,
-  OpdsPublicationQuery,
-  // admin resources
-  AdminBook,
-  AdminBookDetail,
-  AdminUser,
-  AdminCategory,
-  DashboardTotals,
-  LoginData,
-  // admin inputs
-  LoginBody,
-  BookListQuery,
-  FileNameQuery,
-  OptionalFileNameQuery,
-  BookUpdateBody,
-  BookCreateBody,
-  UploadForm,
-  // report and screen
-  ScreenQuery,
-  ScreenData,
-  WordCloudItem,
-  MapItem,
-  ScatterData,
-} as const;
+const modules = {
+  ...envelope,
+  ...health,
+  ...book,
+  ...contents,
+  ...home,
+  ...search,
+  ...user,
+  ...bookQuery,
+  ...shelf,
+  ...opds,
+  ...adminBook,
+  ...adminBookBody,
+  ...adminUser,
+  ...screen,
+};
+
+type SchemasOf<M> = { readonly [K in keyof M as M[K] extends TSchema ? K : never]: M[K] };
+
+/** Each schema, then the schemas it references: reversed, referenced schemas come first. */
+function inReferenceOrder(schemas: TSchema[]): TSchema[] {
+  const byId = new Map(schemas.map((s) => [s.$id as string, s]));
+  const placed = new Set<string>();
+  const out: TSchema[] = [];
+  const refsOf = (node: unknown, found: string[] = []): string[] => {
+    if (Array.isArray(node)) for (const item of node) refsOf(item, found);
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string') found.push(value);
+        else refsOf(value, found);
+      }
+    }
+    return found;
+  };
+  const place = (schema: TSchema) => {
+    const id = schema.$id as string;
+    if (placed.has(id)) return;
+    placed.add(id);
+    for (const target of refsOf(schema)) {
+      const referenced = byId.get(target);
+      if (referenced) place(referenced);
+    }
+    out.push(schema);
+  };
+  for (const schema of schemas) place(schema);
+  return out;
+}
+
+/** Every contract schema by its `$id`. The route table names schemas by these keys. */
+export const contractSchemaMap = Object.fromEntries(
+  Object.entries(modules).filter(([, value]) => TypeGuard.IsSchema(value)),
+) as SchemasOf<typeof modules>;
 
 /** The static type of each contract schema, by its `$id`. */
 export type ContractTypes = { [K in keyof typeof contractSchemaMap]: Static<(typeof contractSchemaMap)[K]> };
 
 /**
- * Every schema with an `$id`, referenced schemas before their users: register them all with
+ * Every contract schema, referenced schemas before their users: register them all with
  * `fastify.addSchema` (or pass them as references to `Value.Check`/`TypeCompiler.Compile`).
  */
-export const contractSchemas: TSchema[] = Object.values(contractSchemaMap);
+export const contractSchemas: TSchema[] = inReferenceOrder(Object.values(contractSchemaMap));

@@ -28,7 +28,7 @@ describe('spec §1 / decisions.md §2 reader envelope', () => {
     expect(check(books, { error_code: 0.5, msg: 'ok', data: [] })).toBe(false);
   });
   it('ReaderAck has no data; ReaderError allows data null or absent', () => {
-    expect(check(ReaderAck, { error_code: 0, msg: 'ok' })).toBe(true);
+    expect(check(ReaderAck(), { error_code: 0, msg: 'ok' })).toBe(true);
     expect(check(ReaderError, { error_code: 2, msg: 'bad' })).toBe(true);
     expect(check(ReaderError, { error_code: 2, msg: 'bad', data: null })).toBe(true);
     expect(check(ReaderError, { error_code: 2, msg: 'bad', data: {} })).toBe(false);
@@ -42,8 +42,8 @@ describe('spec §4.11 / decisions.md §2 admin envelope', () => {
     expect(check(envelope, { error_code: 0, msg: 'ok', data: adminBook })).toBe(false);
   });
   it('AdminAck carries data null; AdminError data null or absent', () => {
-    expect(check(AdminAck, { code: 0, msg: 'ok', data: null })).toBe(true);
-    expect(check(AdminAck, { code: 0, msg: 'ok' })).toBe(false);
+    expect(check(AdminAck(), { code: 0, msg: 'ok', data: null })).toBe(true);
+    expect(check(AdminAck(), { code: 0, msg: 'ok' })).toBe(false);
     expect(check(AdminError, { code: -2, msg: 'token expired' })).toBe(true);
     expect(check(AdminError, { code: -1, msg: 'x', data: null })).toBe(true);
   });

@@ -58,8 +58,8 @@ describe('contractSchemas registry (rule: $id = export name)', () => {
       ReaderEnvelope(contracts.ref(BookSummary)),
       AdminEnvelope(contracts.ref(BookSummary)),
       AdminPage(contracts.ref(BookSummary)),
-      ReaderAck,
-      AdminAck,
+      ReaderAck(),
+      AdminAck(),
     ]) {
       expect(schema.$id).toBeUndefined();
     }

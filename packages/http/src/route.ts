@@ -64,8 +64,8 @@ export function routeSchema(family: Family, operationId: string, spec: RouteSpec
         : 'page' in reply
           ? AdminPage(refTo(reply.page))
           : family === 'reader'
-            ? ReaderAck
-            : AdminAck;
+            ? ReaderAck()
+            : AdminAck();
     response = { 200: ok, ...errorResponses(family, errorStatuses(family, spec)) };
   }
   const media = spec.body ? MEDIA[spec.media ?? 'json'] : undefined;
