@@ -2,12 +2,8 @@ import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { matchingIds, pgFieldMatch } from '../search/match.js';
-import { pgPageIds } from '../search/pg-page-ids.js';
-import {
-  type BookSummaryRow,
-  findBookSummariesByIds,
-  selectBookSummaries,
-} from './book-summary.repository.js';
+import { pgSearchPage } from '../search/pg-search-page.js';
+import { type BookSummaryRow, selectBookSummaries } from './book-summary.repository.js';
 
 export interface SearchListFilter {
   publisher?: string;
@@ -30,7 +26,7 @@ export async function searchList(
       conds.push(sql<SqlBool>`category_id in (select id from categories where name = ${filter.category})`);
     if (filter.categoryId !== undefined) conds.push(sql<SqlBool>`category_id = ${filter.categoryId}`);
     const cond = conds.length > 0 ? sql<SqlBool>`(${sql.join(conds, sql` and `)})` : sql<SqlBool>`true`;
-    return findBookSummariesByIds(db, await pgPageIds(db, cond, page));
+    return pgSearchPage(db, [cond], page);
   }
   let q = selectBookSummaries(db);
   if (filter.author) q = q.where('books.id', 'in', matchingIds(db, filter.author, ['author']));
