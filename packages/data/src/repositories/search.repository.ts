@@ -2,7 +2,14 @@ import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { normalizeText } from '../search/grams.js';
-import { escapeLike, ftsMatch, matchingIds, pgFieldMatch, type SearchField } from '../search/match.js';
+import {
+  escapeLike,
+  ftsMatch,
+  type MatchOn,
+  matchingIds,
+  pgFieldMatch,
+  type SearchField,
+} from '../search/match.js';
 import { pgSearchPage } from '../search/pg-search-page.js';
 import { type BookSummaryRow, findBookSummariesByIds } from './book-summary.repository.js';
 import { selectCategoryCounts } from './category.repository.js';
@@ -60,9 +67,10 @@ export async function searchBooks(
 ): Promise<BookSummaryRow[]> {
   const categories = categoryIds ?? (await categoryIdsMatching(db, keyword));
   if (dialectOf(db) === 'postgres') {
-    const inTitle = pgFieldMatch(keyword, ['title']);
+    const inTitle = (on: MatchOn) => pgFieldMatch(keyword, ['title'], on);
     const inCategory = categories.length > 0 ? sql` or category_id in (${sql.join(categories)})` : sql``;
-    const rest = sql<SqlBool>`(${pgFieldMatch(keyword, ['author', 'publisher'])}${inCategory}) and not ${inTitle}`;
+    const rest = (on: MatchOn) =>
+      sql<SqlBool>`(${pgFieldMatch(keyword, ['author', 'publisher'], on)}${inCategory}) and not ${inTitle(on)}`;
     return pgSearchPage(db, [inTitle, rest], page);
   }
   // title matches first (by id): a page needs at most offset + limit of them

@@ -1,6 +1,10 @@
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { type BookSummaryRow, selectBookSummaries } from '../repositories/book-summary.repository.js';
+import type { MatchOn } from './match.js';
+
+/** A part's condition on a books row, in the form for where it is tested (MatchOn). */
+export type PagePart = (on: MatchOn) => Expression<SqlBool>;
 
 /** Books read in id order per wanted id by the first walk: a condition true of 10% fills a page. */
 const WALK_FIRST = 10;
@@ -18,7 +22,7 @@ const WALK_MORE = 200;
  */
 export async function pgSearchPage(
   db: Kysely<Database>,
-  parts: readonly Expression<SqlBool>[],
+  parts: readonly PagePart[],
   page: { offset: number; limit: number },
 ): Promise<BookSummaryRow[]> {
   if (parts.length === 0) return [];
@@ -30,7 +34,7 @@ export async function pgSearchPage(
 }
 
 /** The ids of the page and the part each is from (`pgSearchPage`), as a subquery. */
-export function pgPageIdsSql(parts: readonly Expression<SqlBool>[], page: { offset: number; limit: number }) {
+export function pgPageIdsSql(parts: readonly PagePart[], page: { offset: number; limit: number }) {
   const want = page.offset + page.limit;
   const name = (i: number, what = '') => sql.table(`part${i}${what}`);
   const before = (i: number) =>
@@ -66,14 +70,14 @@ export function pgPageIdsSql(parts: readonly Expression<SqlBool>[], page: { offs
  * 3. else walk WALK_MORE books per wanted id;
  * 4. else (matches clustered at high ids) sort every match.
  */
-function firstIds(cond: Expression<SqlBool>, want: number, name: (what: string) => RawBuilder<unknown>) {
+function firstIds(cond: PagePart, want: number, name: (what: string) => RawBuilder<unknown>) {
   // past 2^53 a budget would not fit PostgreSQL's bigint (a page near the contract's largest)
   const budget = (perId: number) => Math.min(want * perId, Number.MAX_SAFE_INTEGER);
   const walk = (books: number) =>
-    sql`select id from (select id, ${cond} as hit from books order by id limit ${books}) w
+    sql`select id from (select id, ${cond('row')} as hit from books order by id limit ${books}) w
       where hit order by id limit ${want}`;
   const [all, probe, walk1, walk2, how] = ['_all', '_probe', '_walk1', '_walk2', '_how'].map(name);
-  return sql`${all} as materialized (select id from books where ${cond}),
+  return sql`${all} as materialized (select id from books where ${cond('index')}),
     ${walk1} as materialized (${walk(budget(WALK_FIRST))}),
     ${probe} as materialized (select count(*) as n from (select from ${all} limit ${PROBE}) p),
     ${walk2} as materialized (${walk(budget(WALK_MORE))}),
