@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
+import { dialectOf } from '../dialect.js';
 import { longRead } from '../sqlite/read-worker.js';
 import { inTransaction } from '../write-batcher.js';
 import { countSearch } from './activity-stats.repository.js';
@@ -21,6 +22,10 @@ export async function logSearch(
   now = Date.now(),
 ) {
   const folded = foldKeyword(keyword);
+  if (dialectOf(db) === 'postgres') {
+    await pgLogSearch(db, folded, openId, now);
+    return;
+  }
   await inTransaction(db, async (trx) => {
     await trx
       .insertInto('search_log')
@@ -28,6 +33,21 @@ export async function logSearch(
       .execute();
     await countSearch(trx, folded, now);
   });
+}
+
+/**
+ * PostgreSQL: the log row and the keyword's count in one statement, so one round trip where a
+ * transaction of its own took five (begin, insert, the cut, the count, commit). A statement is atomic
+ * by itself, and inside a caller's transaction (a group commit) it is one of its statements. The cut
+ * is share-locked as countSearch locks it: a sweep moving it waits for this statement's transaction,
+ * so a search counted as recent is never also subtracted as aged.
+ */
+async function pgLogSearch(db: Kysely<Database>, keyword: string, openId: string | null, at: number) {
+  await sql`with cut as (select upto from stat_cuts where name = 'searches' for share),
+      logged as (insert into search_log (keyword, open_id, created_at) values (${keyword}, ${openId}, ${at}))
+    insert into search_stats (keyword, recent)
+      select ${keyword}, case when ${at} >= coalesce((select upto from cut), 0) then 1 else 0 end
+    on conflict (keyword) do update set recent = search_stats.recent + excluded.recent`.execute(db);
 }
 
 export interface KeywordCount {

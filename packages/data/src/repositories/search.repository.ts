@@ -2,8 +2,15 @@ import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { normalizeText } from '../search/grams.js';
-import { escapeLike, ftsMatch, matchingIds, pgFieldMatch, type SearchField } from '../search/match.js';
-import { pgPageIds } from '../search/pg-page-ids.js';
+import {
+  escapeLike,
+  ftsMatch,
+  type MatchOn,
+  matchingIds,
+  pgFieldMatch,
+  type SearchField,
+} from '../search/match.js';
+import { pgSearchPage } from '../search/pg-search-page.js';
 import { type BookSummaryRow, findBookSummariesByIds } from './book-summary.repository.js';
 import { selectCategoryCounts } from './category.repository.js';
 
@@ -48,22 +55,6 @@ async function sqlitePageIds(
   return [...new Set(parts.flat())].sort((a, b) => a - b).slice(opts.offset, want);
 }
 
-/** One page of matching ids: SQLite reads its FTS tables (sqlitePageIds), PostgreSQL pgPageIds. */
-async function pageIds(
-  db: Kysely<Database>,
-  keyword: string,
-  fields: SearchField[],
-  categoryIds: number[],
-  opts: { offset: number; limit: number; exceptTitles?: number[] },
-): Promise<number[]> {
-  if (dialectOf(db) === 'postgres') {
-    const inCategory = categoryIds.length > 0 ? sql` or category_id in (${sql.join(categoryIds)})` : sql``;
-    const exceptTitle = opts.exceptTitles ? sql` and not ${pgFieldMatch(keyword, ['title'])}` : sql``;
-    return pgPageIds(db, sql<SqlBool>`((${pgFieldMatch(keyword, fields)}${inCategory})${exceptTitle})`, opts);
-  }
-  return sqlitePageIds(db, keyword, fields, categoryIds, opts);
-}
-
 /**
  * Books matching the keyword in title, author, publisher or category name; title matches first. The
  * ids of the matching categories may be given when the caller already has them.
@@ -75,13 +66,20 @@ export async function searchBooks(
   categoryIds?: number[],
 ): Promise<BookSummaryRow[]> {
   const categories = categoryIds ?? (await categoryIdsMatching(db, keyword));
+  if (dialectOf(db) === 'postgres') {
+    const inTitle = (on: MatchOn) => pgFieldMatch(keyword, ['title'], on);
+    const inCategory = categories.length > 0 ? sql` or category_id in (${sql.join(categories)})` : sql``;
+    const rest = (on: MatchOn) =>
+      sql<SqlBool>`(${pgFieldMatch(keyword, ['author', 'publisher'], on)}${inCategory}) and not ${inTitle(on)}`;
+    return pgSearchPage(db, [inTitle, rest], page);
+  }
   // title matches first (by id): a page needs at most offset + limit of them
   const want = page.offset + page.limit;
-  const titled = await pageIds(db, keyword, ['title'], [], { offset: 0, limit: want });
+  const titled = await sqlitePageIds(db, keyword, ['title'], [], { offset: 0, limit: want });
   let ids = titled.slice(page.offset);
   if (titled.length < want) {
     // every title match is known: the rest of the page comes from the other fields and categories
-    const rest = await pageIds(db, keyword, ['author', 'publisher'], categories, {
+    const rest = await sqlitePageIds(db, keyword, ['author', 'publisher'], categories, {
       offset: Math.max(0, page.offset - titled.length),
       limit: want - Math.max(titled.length, page.offset),
       exceptTitles: titled,
