@@ -3,7 +3,7 @@ import { BookCategories, topCategories } from '@readlib/catalog';
 import { createDb } from '@readlib/data';
 
 /**
- * pnpm --filter @readlib/bench run bench:categories -- --db .data/books-1000000.db [--page 50000,10000]
+ * pnpm --filter @readlib/bench run bench:categories --db .data/books-1000000.db [--page 50000,10000]
  *
  * The reader's in-memory book → category index (BookCategories) loading on first use: how long until
  * it is ready, and how long each page holds the event loop (the requests served meanwhile wait that

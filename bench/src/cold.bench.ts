@@ -5,7 +5,7 @@ import { machine, writeResult } from './lib/report.js';
 import { sampleOf, startServer } from './lib/servers.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:cold -- --db .data/books-1000000.db [--windows 8] [--only home/v2,search]
+ * pnpm --filter @readlib/bench run bench:cold --db .data/books-1000000.db [--windows 8] [--only home/v2,search]
  *
  * A reader process just started, second by second: for each endpoint, a new reader process with its
  * start-up warm-up (as startReaderServer runs it) and one started `--cold` (none), each loaded from its

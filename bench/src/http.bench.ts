@@ -6,7 +6,7 @@ import { machine, writeResult } from './lib/report.js';
 import { removeShelvedSince, sampleOf, startServer } from './lib/servers.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:http -- --db .data/books-100000.db [--seconds 8] [--connections 32]
+ * pnpm --filter @readlib/bench run bench:http --db .data/books-100000.db [--seconds 8] [--connections 32]
  *
  * Each endpoint against a bare Fastify JSON route served the same way (own process, logger off), with
  * autocannon in this process as the load generator on loopback. Reports req/s, the ratio to the bare

@@ -7,7 +7,7 @@ import { rng } from './lib/gen.js';
 import { machine, writeResult } from './lib/report.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:readers -- --db .data/books-100000.db [--views 20000] [--rounds 3]
+ * pnpm --filter @readlib/bench run bench:readers --db .data/books-100000.db [--views 20000] [--rounds 3]
  *
  * A registered reader's first view of a book (recordView: the log row, the new book_readers row, the
  * book's counts), on two copies of a SQLite dataset: one taken back to before

@@ -4,7 +4,7 @@ import { createDb } from '@readlib/data';
 import { watchLoop } from './lib/loop-watch.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:screens -- --db .data/books-100000.db [--days 7,30] [--runs 3]
+ * pnpm --filter @readlib/bench run bench:screens --db .data/books-100000.db [--days 7,30] [--runs 3]
  *
  * The admin report screens (decisions.md §5) computed in-process on a seeded file: each is one
  * synchronous stretch of SQLite work in the admin service, during which it answers nobody. One warm-up

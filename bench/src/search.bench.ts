@@ -7,7 +7,7 @@ import { sampleOf } from './lib/servers.js';
 import { dbConfigOf } from './lib/sink.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:search -- --db .data/books-100000.db [--keywords 1000]
+ * pnpm --filter @readlib/bench run bench:search --db .data/books-100000.db [--keywords 1000]
  *
  * 1,000 keywords drawn from the data (substrings of titles and authors, Latin 3-8 characters, CJK 1-3
  * characters, whole publisher names) plus misses, each run through the reader search service (books page

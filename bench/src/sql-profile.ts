@@ -7,7 +7,7 @@ import { rng } from './lib/gen.js';
 import { type Sample, sampleOf, searchKeyword } from './lib/servers.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:sql -- --db .data/books-100000.db --endpoint detail|home|shelf|search|category [--requests 3000]
+ * pnpm --filter @readlib/bench run bench:sql --db .data/books-100000.db --endpoint detail|home|shelf|search|category [--requests 3000]
  *   [--checkpoints inline|background] [--edit-every N]
  *
  * Where a reader endpoint's SQLite time goes: the reader app in this process (no HTTP: `inject`, 32 at

@@ -7,7 +7,7 @@ import { machine, writeResult } from './lib/report.js';
 import { sampleOf, startServer } from './lib/servers.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:writes -- --db .data/books-100000.db [--seconds 10] [--procs 2]
+ * pnpm --filter @readlib/bench run bench:writes --db .data/books-100000.db [--seconds 10] [--procs 2]
  *
  * Target 5: shelf save / remove and rating save, mixed, against `--procs` reader-api processes attached
  * to the same SQLite file (a copy of `--db`, so the dataset is not changed), one autocannon per process
