@@ -10,7 +10,7 @@ import { machine, percentile, writeResult } from './lib/report.js';
 import { type Server, startServer } from './lib/servers.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:ingest -- [--n 50] [--mb 1] [--big-mb 100] [--db <file>]
+ * pnpm --filter @readlib/bench run bench:ingest [--n 50] [--mb 1] [--big-mb 100] [--db <file>]
  *
  * Ingest, through the admin API over HTTP (server in its own process):
  * (a) upload + create of a ~`--mb` MiB EPUB (incompressible chapter bodies), `--n` times, p50/p99 ms;

@@ -10,7 +10,7 @@ import { watchLoop } from './lib/loop-watch.js';
 import { machine, writeResult } from './lib/report.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:parse -- [--mb 100] [--entries 4] [--entry-mb 127] [--runs 3]
+ * pnpm --filter @readlib/bench run bench:parse [--mb 100] [--entries 4] [--entry-mb 127] [--runs 3]
  *
  * How long parsing one upload (the gate every upload and import passes: every entry inflated and
  * checked, then the book read) takes, and the longest it holds the event loop, for two large books read
