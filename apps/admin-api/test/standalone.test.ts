@@ -20,7 +20,7 @@ function databaseUrl(config: DbConfig): string {
 
 /** Runs `tsx src/server.ts` with only the given configuration; resolves with exit code and output. */
 function runServer(env: Record<string, string>): Promise<{ code: number; out: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
     cwd: APP_DIR,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
