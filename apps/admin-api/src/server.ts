@@ -1,5 +1,5 @@
 import { loadConfig } from '@readlib/config';
-import { assertSchemaCurrent, createDb } from '@readlib/data';
+import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
 import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 
 // `node apps/admin-api/dist/server.js` from the repository (after `pnpm build`): the admin API alone, on
@@ -7,6 +7,7 @@ import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 // a schema older or newer than its build.
 async function serve(): Promise<void> {
   const config = loadConfig();
+  assertDatabaseExists(config.database);
   let server: AdminServer | undefined;
   const handle = createDb(config.database, {
     poolSize: config.databasePoolSize,

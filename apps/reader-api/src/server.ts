@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from '@readlib/config';
-import { assertSchemaCurrent, createDb } from '@readlib/data';
+import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
 import { startReaderServer } from './index.js';
 
 // Runs the reader API alone: `node apps/reader-api/dist/server.js` from the repository (after `pnpm build`).
@@ -8,6 +8,7 @@ import { startReaderServer } from './index.js';
 // schema older or newer than its build (it could corrupt data).
 async function serve(): Promise<void> {
   const config = loadConfig();
+  assertDatabaseExists(config.database);
   mkdirSync(config.storageDir, { recursive: true });
   let app: Awaited<ReturnType<typeof startReaderServer>> | undefined;
   const handle = createDb(config.database, {
