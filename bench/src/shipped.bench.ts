@@ -16,8 +16,8 @@ import { cpuOf, sampleOf, startServer } from './lib/servers.js';
  * services in one process, production settings, every plugin on, its log (stdout) going to a file;
  * only the per-client rate limit is lifted for the load generator. Each round starts it twice, with
  * LOG_LEVEL=info (the default) and LOG_LEVEL=silent, in alternating order, so the machine's noise
- * falls on both. A bare Fastify JSON route in its own process is measured in each block, and every
- * endpoint is reported as a ratio to it; autocannon runs in this process. Needs `pnpm build` first.
+ * falls on both. A bare Fastify JSON route in its own process is measured just before each endpoint,
+ * which is reported as a ratio to it; autocannon runs in this process. Needs `pnpm build` first.
  */
 const { values } = parseArgs({
   options: {
@@ -110,11 +110,12 @@ try {
     for (const level of levels) {
       const service = await startShipped(level, work);
       try {
-        const bareRun = await loadGet(bare.url, () => '/bare', { connections, seconds, seed: 1 });
-        const bareRps = bareRun.requests.average;
         for (const [i, ep] of measured.entries()) {
           if (warmup > 0)
             await loadGet(service.url, ep.path, { connections, seconds: warmup, seed: 500 + i });
+          // the bare route just before each endpoint: the machine's load moves within a block
+          const bareRun = await loadGet(bare.url, () => '/bare', { connections, seconds, seed: 1 });
+          const bareRps = bareRun.requests.average;
           const cpuBefore = cpuOf(service.child.pid!);
           const res = await loadGet(service.url, ep.path, { connections, seconds, seed: 1000 + i });
           const cpuUsed = cpuOf(service.child.pid!) - cpuBefore;
