@@ -20,6 +20,8 @@ import { cpuOf, sampleOf, startServer } from './lib/servers.js';
  * which is reported as a ratio to it; autocannon runs in this process. Needs `pnpm build` first.
  */
 const { values } = parseArgs({
+  // `pnpm bench:shipped -- --rounds 3` hands the `--` on
+  args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--')),
   options: {
     db: { type: 'string', default: '.data/books-10000.db' },
     seconds: { type: 'string', default: '5' },
