@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { sourceResolve } from '../../vitest.source.js';
 
 export default defineConfig({
+  ...sourceResolve,
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],

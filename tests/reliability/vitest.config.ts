@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { sourceResolve } from '../../vitest.source.js';
 
 export default defineConfig({
+  ...sourceResolve,
   test: {
     testTimeout: 120_000,
     hookTimeout: 60_000,

@@ -1,11 +1,13 @@
 import { loadConfig } from '@readlib/config';
-import { assertSchemaCurrent, createDb } from '@readlib/data';
+import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
 import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 
-// `tsx src/server.ts`: the admin API alone, on its own database handle. Like the reader, it never
-// migrates (`pnpm cli migrate` does, once) and refuses a schema older or newer than its build.
+// `node apps/admin-api/dist/server.js` from the repository (after `pnpm build`): the admin API alone, on
+// its own database handle. Like the reader, it never migrates (`pnpm cli migrate` does, once) and refuses
+// a schema older or newer than its build.
 async function serve(): Promise<void> {
   const config = loadConfig();
+  assertDatabaseExists(config.database);
   let server: AdminServer | undefined;
   const handle = createDb(config.database, {
     poolSize: config.databasePoolSize,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, testConfig } from '@readlib/config';
@@ -18,9 +18,9 @@ function databaseUrl(config: DbConfig): string {
   return `${config.url}?options=${encodeURIComponent(`-c search_path=${config.searchPath}`)}`;
 }
 
-/** Runs `tsx src/server.ts` with only the given configuration; resolves with exit code and output. */
+/** Runs `src/server.ts` (tsx) with only the given configuration; resolves with exit code and output. */
 function runServer(env: Record<string, string>): Promise<{ code: number; out: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
     cwd: APP_DIR,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -30,6 +30,27 @@ function runServer(env: Record<string, string>): Promise<{ code: number; out: st
   child.stderr.on('data', (d) => (out += d));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code: code ?? -1, out })));
 }
+
+describe('the standalone admin server without a database', () => {
+  it('refuses plainly, naming where it looked, and creates nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'readlib-admin-none-'));
+    try {
+      const missing = join(dir, 'data', 'library.db');
+      const { code, out } = await runServer({
+        DATABASE_URL: missing,
+        STORAGE_DIR: join(dir, 'data', 'storage'),
+        ADMIN_PORT: '0',
+      });
+      expect({ code, out }).toEqual({
+        code: 1,
+        out: `admin-api: cannot start: there is no database at ${missing}: create it with \`pnpm cli migrate\` (run in the repository with the same DATABASE_URL), or set DATABASE_URL to the database to serve\n`,
+      });
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
 
 describe.each(dialects)(
   'the standalone admin server and the schema on $name (issue: scale-out §2)',

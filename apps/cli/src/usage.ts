@@ -49,8 +49,8 @@ export interface Invocation {
 /** The command and its arguments, checked against what it accepts (UsageError otherwise). */
 export function parseCommandLine(argv: string[]): Invocation | 'help' {
   const [command, ...rest] = argv;
-  if (command === undefined) throw new UsageError('name a command');
-  if (command === 'help' || command === '--help' || command === '-h') return 'help';
+  // no command at all asks for the usage, as help does
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') return 'help';
   // own keys only: "toString" is no command
   const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!spec) throw new UsageError(`unknown command: ${command}`);

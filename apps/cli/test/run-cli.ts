@@ -16,16 +16,20 @@ export async function runCli(
   env: Record<string, string> = {},
 ): Promise<{ code: number; out: string }> {
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        DATABASE_URL: join(dir, 'library.db'),
-        STORAGE_DIR: join(dir, 'store'),
-        DEMO_CATALOGUE: 'false',
-        ...env,
+    const { stdout } = await run(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', MAIN, ...args],
+      {
+        env: {
+          ...process.env,
+          NODE_ENV: 'development',
+          DATABASE_URL: join(dir, 'library.db'),
+          STORAGE_DIR: join(dir, 'store'),
+          DEMO_CATALOGUE: 'false',
+          ...env,
+        },
       },
-    });
+    );
     return { code: 0, out: stdout.trim() };
   } catch (err) {
     const e = err as { code: number; stderr: string };
@@ -49,7 +53,7 @@ export interface StartedServices {
  * ports of the loopback unless `env` says otherwise.
  */
 export function spawnStart(dir: string, env: Record<string, string> = {}): StartedServices {
-  const child = spawn(process.execPath, ['--import', 'tsx', START], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', START], {
     env: {
       ...process.env,
       NODE_ENV: 'development',

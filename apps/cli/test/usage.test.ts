@@ -1,6 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError } from '../src/usage.js';
 import { runCli } from './run-cli.js';
@@ -13,9 +16,9 @@ describe('pnpm cli help and usage errors', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('prints the usage for help, --help and -h, and exits 0 without creating a database', async () => {
-    for (const help of ['help', '--help', '-h']) {
-      const { code, out } = await runCli(dir, [help]);
+  it('prints the usage for no command, help, --help and -h, and exits 0 without creating a database', async () => {
+    for (const help of [[], ['help'], ['--help'], ['-h']]) {
+      const { code, out } = await runCli(dir, help);
       expect({ help, code, first: out.split('\n')[0] }).toEqual({
         help,
         code: 0,
@@ -27,7 +30,6 @@ describe('pnpm cli help and usage errors', () => {
 
   it('answers a usage error with exit code 2 before opening the database', async () => {
     const cases: Array<[string[], string]> = [
-      [[], 'error: name a command'],
       [['frobnicate'], 'error: unknown command: frobnicate'],
       [['operator:create'], 'error: operator:create: a username is required'],
       [['migrate', '--category', 'x'], "error: migrate: Unknown option '--category'"],
@@ -42,6 +44,47 @@ describe('pnpm cli help and usage errors', () => {
       expect(out).toContain('usage: pnpm cli <command>');
     }
     expect(existsSync(join(dir, 'library.db'))).toBe(false);
+  }, 60_000);
+
+  it('answers help without loading the services: only the command line module of the workspace', async () => {
+    // a resolve hook that notes every module the CLI loads
+    const loads = join(dir, 'loads.txt');
+    const hook = join(dir, 'note-loads.mjs');
+    writeFileSync(
+      hook,
+      `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const found = await next(specifier, context);
+  appendFileSync(${JSON.stringify(loads)}, found.url + '\\n');
+  return found;
+}`,
+    );
+    const register = join(dir, 'register.mjs');
+    writeFileSync(
+      register,
+      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hook).href)});`,
+    );
+    const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+    const workspaceModules = async (args: string[]) => {
+      rmSync(loads, { force: true });
+      const node = ['--conditions=source', '--import', 'tsx', '--import', register, main, ...args];
+      await promisify(execFile)(process.execPath, node, {
+        env: { ...process.env, DATABASE_URL: join(dir, 'library.db'), STORAGE_DIR: join(dir, 'store') },
+      });
+      const urls = readFileSync(loads, 'utf8').split('\n');
+      return [
+        ...new Set(
+          urls
+            .filter((u) => /\/(apps|packages)\//.test(u) && !u.includes('/node_modules/'))
+            .map((u) => u.replace(/^.*\/(apps|packages)\//, '')),
+        ),
+      ].sort();
+    };
+    expect(await workspaceModules(['--help'])).toEqual(['cli/src/main.ts', 'cli/src/usage.ts']);
+    // the hook sees a command's modules: the services' packages come with it
+    expect(await workspaceModules(['migrate'])).toEqual(
+      expect.arrayContaining(['cli/src/run-command.ts', 'data/src/index.ts', 'catalog/src/index.ts']),
+    );
   }, 60_000);
 
   it('checks every command line against what its command accepts', () => {

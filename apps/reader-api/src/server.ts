@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from '@readlib/config';
-import { assertSchemaCurrent, createDb } from '@readlib/data';
+import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
 import { startReaderServer } from './index.js';
 
-// Runs the reader API alone: `tsx src/server.ts`. A replica never migrates: `pnpm cli migrate` runs once
-// before replicas roll, and a replica refuses a schema older or newer than its build (it could corrupt data).
+// Runs the reader API alone: `node apps/reader-api/dist/server.js` from the repository (after `pnpm build`).
+// A replica never migrates: `pnpm cli migrate` runs once before replicas roll, and a replica refuses a
+// schema older or newer than its build (it could corrupt data).
 async function serve(): Promise<void> {
   const config = loadConfig();
+  assertDatabaseExists(config.database);
   mkdirSync(config.storageDir, { recursive: true });
   let app: Awaited<ReturnType<typeof startReaderServer>> | undefined;
   const handle = createDb(config.database, {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DbConfig } from '@readlib/data';
@@ -16,14 +16,14 @@ function databaseUrl(config: DbConfig): string {
   return `${config.url}?options=${encodeURIComponent(`-c search_path=${config.searchPath}`)}`;
 }
 
-/** `tsx src/server.ts` with only the given configuration (nothing inherited but PATH and HOME). */
+/** `src/server.ts` (tsx) with only the given configuration (nothing inherited but PATH and HOME). */
 function server(env: Record<string, string>): {
   child: ChildProcess;
   out: () => string;
   exit: Promise<number>;
 } {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
     cwd: APP_DIR,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,3 +86,24 @@ describe.each(dialects)(
     }, 60_000);
   },
 );
+
+describe('the standalone reader server without a database', () => {
+  it('refuses plainly, naming where it looked, and creates nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'readlib-standalone-none-'));
+    try {
+      const missing = join(dir, 'data', 'library.db');
+      const run = server({
+        DATABASE_URL: missing,
+        STORAGE_DIR: join(dir, 'data', 'storage'),
+        READER_PORT: '0',
+      });
+      expect(await run.exit).toBe(1);
+      expect(run.out()).toBe(
+        `reader-api: cannot start: there is no database at ${missing}: create it with \`pnpm cli migrate\` (run in the repository with the same DATABASE_URL), or set DATABASE_URL to the database to serve\n`,
+      );
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

@@ -34,6 +34,7 @@ export function startServer(
   const args = [
     ...prof,
     ...more,
+    '--conditions=source',
     '--import',
     'tsx',
     SERVE,

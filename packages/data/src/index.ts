@@ -2,6 +2,7 @@ export * from './constraint-errors.js';
 export * from './create-db.js';
 export * from './database.js';
 export * from './dialect.js';
+export { assertDatabaseExists } from './existing-database.js';
 export * from './migrate.js';
 export { DEFAULT_CATEGORIES, UNCATEGORISED_ID } from './migrations/default-categories.js';
 export { migrations } from './migrations/index.js';

@@ -18,6 +18,12 @@ import { requestSerializer } from './log-redaction.js';
 import { registerMetrics } from './metrics.plugin.js';
 import { type OpenApiInfo, registerOpenApi } from './openapi.plugin.js';
 import { openSharedState } from './redis-state.js';
+import {
+  flushLogOnClose,
+  type LogDestination,
+  processLogDestination,
+  RequestLogController,
+} from './request-log.js';
 import { installSecurityHeaders } from './security-headers.js';
 
 declare module 'fastify' {
@@ -38,8 +44,11 @@ export interface BaseAppOptions {
   bodyLimit?: number;
   /** a pino logger to reuse (tests pass false to silence) */
   logger?: boolean | FastifyBaseLogger;
-  /** where log lines go (default stdout); tests read request ids from it */
-  logStream?: { write(line: string): void };
+  /**
+   * where log lines go: default, stdout written asynchronously (processLogDestination); tests pass a
+   * collecting stream, or a pino.destination of a file (flushed on close as stdout is)
+   */
+  logStream?: LogDestination;
   /** a Redis connection to borrow instead of opening one from REDIS_URL (the caller closes it) */
   redis?: Redis;
   /** the database pool, for the /metrics gauges */
@@ -68,6 +77,7 @@ function nodeTimeouts(timeoutMs: number) {
 export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   const { config, family } = opts;
   const trust = config.trustProxy;
+  const logStream = opts.logger === false ? undefined : (opts.logStream ?? processLogDestination());
   const app = Fastify({
     logger:
       opts.logger === false
@@ -79,8 +89,10 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
               paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password'],
               censor: '[redacted]',
             },
-            ...(opts.logStream ? { stream: opts.logStream } : {}),
+            ...(logStream ? { stream: logStream } : {}),
           },
+    // one line per request (request-log.ts)
+    logController: new RequestLogController(),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     // a well-formed x-request-id from the proxy is kept so logs line up across tiers
     genReqId: (req) => {
@@ -117,6 +129,7 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   installErrorHandling(app, family);
   installInputGuard(app);
   installGracefulClose(app, family, config.shutdownTimeoutMs);
+  flushLogOnClose(app, logStream);
   // callback-style hooks: an async hook costs a promise per request on every route
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);

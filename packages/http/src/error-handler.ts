@@ -11,6 +11,7 @@ import type {
   preHandlerHookHandler,
 } from 'fastify';
 import { type Family, failure } from './envelope.js';
+import { noteRefusal } from './request-log.js';
 
 const BY_STATUS: Record<number, ErrorKind> = {
   400: 'invalid',
@@ -83,7 +84,8 @@ export function installErrorHandling(app: FastifyInstance, family: Family): void
     if (kind === 'internal') req.log.error({ err }, 'request failed');
     // the operator needs to know the database is locked or away; the client only that it may retry
     else if (kind === 'unavailable') req.log.warn({ err }, 'database unavailable');
-    else req.log.info({ kind, msg }, 'request refused');
+    // a refusal is said on the request's one line (request-log.ts)
+    else noteRefusal(req, kind, msg);
     const { status, body } = failure(family, kind, msg);
     if (kind === 'rate_limited' && (err as FastifyError & { retryAfter?: number }).retryAfter) {
       reply.header('retry-after', String((err as { retryAfter?: number }).retryAfter));

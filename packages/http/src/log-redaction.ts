@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 
-/** Query parameters that carry credentials: the login-code exchange's secret and code, tokens, passwords. */
+/**
+ * Query parameters that carry credentials or who the reader is: the login-code exchange's secret and
+ * code, tokens, passwords, the reader's openId.
+ */
 const SENSITIVE =
-  /^(secret|code|js_code|token|access_token|refresh_token|password|authorization|session_key|sign)$/i;
+  /^(secret|code|js_code|token|access_token|refresh_token|password|authorization|session_key|sign|openid)$/i;
 
 /**
  * A request URL fit for the log: values of credential-bearing query parameters replaced, so

@@ -162,6 +162,7 @@ describe('log redaction', () => {
     expect(redactUrl('/user/info?access_token=t&Token=u&page=2')).toBe(
       '/user/info?access_token=[redacted]&Token=[redacted]&page=2',
     );
+    expect(redactUrl('/book/home/v2?openId=o-123&page=1')).toBe('/book/home/v2?openId=[redacted]&page=1');
     expect(redactUrl('/book/search?keyword=secret')).toBe('/book/search?keyword=secret');
     expect(redactUrl('/healthz')).toBe('/healthz');
   });

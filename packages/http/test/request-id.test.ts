@@ -19,9 +19,8 @@ describe('structured logs carry the request id (issue: scale-out §3)', () => {
     const res = await app.inject({ url: '/hello', headers: { 'x-request-id': 'proxy-7f3a.42' } });
     expect(res.headers['x-request-id']).toBe('proxy-7f3a.42');
     const mine = lines.filter((l) => l.reqId === 'proxy-7f3a.42');
-    expect(mine.map((l) => l.msg)).toEqual(['incoming request', 'handler ran', 'request completed']);
-    expect(mine[0]).toMatchObject({ level: 30, req: { method: 'GET', url: '/hello' } });
-    expect(mine[2]).toMatchObject({ res: { statusCode: 200 } });
+    expect(mine.map((l) => l.msg)).toEqual(['handler ran', 'request completed']);
+    expect(mine[1]).toMatchObject({ level: 30, method: 'GET', url: '/hello', status: 200 });
 
     // a malformed id (log injection, oversize) is replaced by a generated one
     const bad = await app.inject({ url: '/hello', headers: { 'x-request-id': 'a b\nc' } });

@@ -60,7 +60,7 @@ export interface Proc {
 /** Runs a TypeScript entry point in its own node process (tsx as a loader, so signals reach it directly). */
 export function run(script: string, env: Record<string, string>, args: string[] = []): Proc {
   const { NODE_OPTIONS: _drop, VITEST: _v, VITEST_MODE: _m, ...base } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, ...args], {
     cwd: HERE,
     env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,169 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { endpoints } from './lib/endpoints.js';
+import { loadGet } from './lib/load.js';
+import { machine, writeResult } from './lib/report.js';
+import { cpuOf, sampleOf, startServer } from './lib/servers.js';
+
+/**
+ * pnpm bench:shipped [-- --db .data/books-10000.db --seconds 5 --rounds 2]
+ *
+ * The service as shipped: `node apps/cli/dist/start.js` (what `pnpm start` runs after its build), both
+ * services in one process, production settings, every plugin on, its log (stdout) going to a file;
+ * only the per-client rate limit is lifted for the load generator. Each round starts it twice, with
+ * LOG_LEVEL=info (the default) and LOG_LEVEL=silent, in alternating order, so the machine's noise
+ * falls on both. A bare Fastify JSON route in its own process is measured just before each endpoint,
+ * which is reported as a ratio to it; autocannon runs in this process. Needs `pnpm build` first.
+ */
+const { values } = parseArgs({
+  // `pnpm bench:shipped -- --rounds 3` hands the `--` on
+  args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--')),
+  options: {
+    db: { type: 'string', default: '.data/books-10000.db' },
+    seconds: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const seconds = Number(values.seconds);
+const warmup = Number(values.warmup);
+const connections = Number(values.connections);
+// the service runs from the repository's root: the database is named absolutely
+const db = resolve(values.db);
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const START = join(ROOT, 'apps/cli/dist/start.js');
+if (!existsSync(START)) throw new Error(`${START} is missing: run \`pnpm build\` first`);
+if (!existsSync(db)) throw new Error(`${db} is missing: run \`pnpm bench:seed --books N\` first`);
+
+/** The endpoints measured, by their bench:http names, with what each stands for. */
+const MEASURED: Record<string, string> = {
+  'home/v2': 'home/v2',
+  'detail/anon': 'detail/anon',
+  detail: 'detail (registered reader)',
+  'shelf/get': 'shelf/get',
+  'search-list': 'search-list',
+  search: 'search (title or author keyword)',
+};
+
+interface Shipped {
+  url: string;
+  logFile: string;
+  child: ChildProcess;
+}
+
+/** `node apps/cli/dist/start.js` with production settings; resolves once it printed its addresses. */
+async function startShipped(level: 'info' | 'silent', work: string): Promise<Shipped> {
+  const logFile = join(work, `service-${level}.log`);
+  const out = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [START], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      READER_PORT: '0',
+      ADMIN_PORT: '0',
+      DATABASE_URL: db,
+      STORAGE_DIR: join(work, 'storage'),
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+      ADMIN_USERNAME: 'bench',
+      ADMIN_PASSWORD: 'bench-password-1',
+      DEMO_CATALOGUE: 'false',
+      LOG_LEVEL: level,
+      // the one setting changed from the shipped ones: the load generator is a single client
+      RATE_LIMIT_PER_MINUTE: '100000000',
+    },
+    stdio: ['ignore', out, 'inherit'],
+  });
+  closeSync(out);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const url = /reader API {2}(http:\/\/\S+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
+    if (url) return { url, logFile, child };
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: see ${logFile}`);
+    if (Date.now() > deadline) throw new Error(`the service printed no address within 60 s: see ${logFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** SIGTERM, as systemd stops it; resolves with its exit code. */
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+const sample = await sampleOf(db);
+const measured = endpoints(sample, '').filter((ep) => ep.name in MEASURED);
+const bare = await startServer('bare');
+const work = mkdtempSync(join(tmpdir(), 'readlib-bench-shipped-'));
+const runs: Array<Record<string, string | number>> = [];
+try {
+  for (let round = 0; round < Number(values.rounds); round++) {
+    const levels = round % 2 === 0 ? (['info', 'silent'] as const) : (['silent', 'info'] as const);
+    for (const level of levels) {
+      const service = await startShipped(level, work);
+      try {
+        for (const [i, ep] of measured.entries()) {
+          if (warmup > 0)
+            await loadGet(service.url, ep.path, { connections, seconds: warmup, seed: 500 + i });
+          // the bare route just before each endpoint: the machine's load moves within a block
+          const bareRun = await loadGet(bare.url, () => '/bare', { connections, seconds, seed: 1 });
+          const bareRps = bareRun.requests.average;
+          const cpuBefore = cpuOf(service.child.pid!);
+          const res = await loadGet(service.url, ep.path, { connections, seconds, seed: 1000 + i });
+          const cpuUsed = cpuOf(service.child.pid!) - cpuBefore;
+          runs.push({
+            round: round + 1,
+            log: level,
+            endpoint: MEASURED[ep.name]!,
+            'req/s': Math.round(res.requests.average),
+            'ratio to bare': Number((res.requests.average / bareRps).toFixed(3)),
+            'p50 ms': res.latency.p50,
+            'p99 ms': res.latency.p99,
+            // the service's own CPU per answered request: steadier than req/s on a shared machine
+            'server CPU µs/req': Math.round((cpuUsed * 1000) / Math.max(1, res.requests.total)),
+            'non-2xx': res.non2xx + res.errors,
+          });
+        }
+      } finally {
+        const code = await stop(service.child);
+        const bytes = statSync(service.logFile).size;
+        console.error(
+          `round ${round + 1}, LOG_LEVEL=${level}: exit ${code}, log ${(bytes / 2 ** 20).toFixed(1)} MiB`,
+        );
+      }
+    }
+  }
+} finally {
+  await bare.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** Per endpoint: the mean ratio to bare at each level, and what logging at info costs of it. */
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const summary = Object.values(MEASURED).map((endpoint) => {
+  const at = (level: string) => runs.filter((r) => r.endpoint === endpoint && r.log === level);
+  const info = mean(at('info').map((r) => r['ratio to bare'] as number));
+  const silent = mean(at('silent').map((r) => r['ratio to bare'] as number));
+  const cpu = (level: string) => mean(at(level).map((r) => r['server CPU µs/req'] as number));
+  return {
+    endpoint,
+    'ratio to bare, info': Number(info.toFixed(3)),
+    'ratio to bare, silent': Number(silent.toFixed(3)),
+    'logging cost, throughput %': Number(((1 - info / silent) * 100).toFixed(1)),
+    'logging cost, CPU/req %': Number(((cpu('info') / cpu('silent') - 1) * 100).toFixed(1)),
+    'p99 ms info / silent': `${mean(at('info').map((r) => r['p99 ms'] as number)).toFixed(1)} / ${mean(at('silent').map((r) => r['p99 ms'] as number)).toFixed(1)}`,
+  };
+});
+console.table(runs);
+console.table(summary);
+writeResult('shipped', { machine: machine(), db, seconds, connections, runs, summary });

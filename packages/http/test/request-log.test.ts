@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testConfig } from '@readlib/config';
+import { AppError } from '@readlib/contracts';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBaseApp, success } from '../src/index.js';
+import type { LogDestination } from '../src/request-log.js';
+
+const appOn = (logStream: LogDestination, level = 'info') =>
+  createBaseApp({
+    config: testConfig({ LOG_LEVEL: level }),
+    family: 'reader',
+    openapi: { title: 't', version: '1', description: 'd' },
+    ready: async () => true,
+    logStream,
+  });
+
+describe('request log: one line per request, written asynchronously, flushed on close', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'readlib-request-log-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes one line per request: method, url with secrets redacted, status, ms and request id', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const app = await appOn({ write: (line) => lines.push(JSON.parse(line)) });
+    app.get('/book/home/v2', async () => success('reader', 'hi'));
+    app.get('/refused', async () => {
+      throw new AppError('not_found', 'no such book');
+    });
+    await app.ready();
+    lines.length = 0;
+
+    const res = await app.inject({
+      url: '/book/home/v2?openId=o-42&token=t0k&code=c0de&page=2',
+      headers: { 'x-request-id': 'r-1' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      reqId: 'r-1',
+      method: 'GET',
+      url: '/book/home/v2?openId=[redacted]&token=[redacted]&code=[redacted]&page=2',
+      status: 200,
+      msg: 'request completed',
+    });
+    expect(lines[0]!.ms).toEqual(expect.any(Number));
+    expect(JSON.stringify(lines)).not.toMatch(/o-42|t0k|c0de/);
+
+    // a refusal is said on the same one line
+    await app.inject({ url: '/refused', headers: { 'x-request-id': 'r-2' } });
+    expect(lines.slice(1)).toEqual([
+      expect.objectContaining({ reqId: 'r-2', status: 404, refused: 'not_found', reason: 'no such book' }),
+    ]);
+    await app.close();
+  });
+
+  it('writes nothing per request above info (LOG_LEVEL=warn)', async () => {
+    const lines: string[] = [];
+    const app = await appOn({ write: (line) => lines.push(line) }, 'warn');
+    app.get('/hello', async () => success('reader', 'hi'));
+    await app.inject({ url: '/hello' });
+    expect(lines).toEqual([]);
+    await app.close();
+  });
+
+  it('buffers lines asynchronously and writes them all to the file when the service closes', async () => {
+    const file = join(dir, 'service.log');
+    // gathered until 16,000 bytes (50 lines take less): without the flush on close, none would be in the file
+    const destination = pino.destination({ dest: file, sync: false, minLength: 16_000 });
+    await new Promise((resolve) => destination.once('ready', resolve));
+    const app = await appOn(destination);
+    app.get('/hello', async () => success('reader', 'hi'));
+    for (let i = 0; i < 50; i++) await app.inject({ url: `/hello?i=${i}` });
+    expect(readFileSync(file, 'utf8')).toBe('');
+
+    await app.close();
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const requests = lines.filter((l) => l.msg === 'request completed');
+    expect(requests.map((l) => l.url)).toEqual(Array.from({ length: 50 }, (_, i) => `/hello?i=${i}`));
+    destination.end();
+  });
+});
