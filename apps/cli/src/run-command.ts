@@ -92,8 +92,8 @@ async function run({ command, positionals, values }: Invocation): Promise<number
 
 /**
  * `--category` resolved once, before any book: an id of a category, else a name (found or created).
- * Checked per book, a blank value or an unknown id failed every book alike with exit 1, `""` was
- * ignored, and a category named by a number ("2024") could not be chosen (found by an audit).
+ * Checked per book, a bad value would fail every book alike. A blank value (`""` included) is a usage
+ * error; a number that is no category's id is taken as a name ("2024").
  */
 async function importCategory(rt: Runtime, given: string): Promise<string> {
   const value = given.trim();
@@ -106,8 +106,8 @@ async function importCategory(rt: Runtime, given: string): Promise<string> {
 }
 
 /**
- * Before anything is opened: opening a SQLite file that is not there creates it, and a mistyped
- * DATABASE_URL was backed up as an empty catalogue, "0 books", exit 0 (found by an audit).
+ * Before anything is opened: opening a SQLite file that is not there creates it, so a mistyped
+ * DATABASE_URL would be backed up as an empty catalogue, "0 books", exit 0.
  */
 function backupPreflight(): void {
   const { database } = loadConfig();
