@@ -113,6 +113,7 @@ describe.each(dialects)('bulk import (importEpub) on $name', (dialect) => {
       status: 'duplicate',
       fileName: first.fileName,
       title: first.title,
+      why: 'same-file',
     });
     expect(await count(t, 'books')).toBe(1);
     // same title, author and publisher, different bytes: a duplicate of the catalogue book, nothing stored
@@ -121,6 +122,7 @@ describe.each(dialects)('bulk import (importEpub) on $name', (dialect) => {
     const b = await importEpub(deps, makeEpub({ ...meta, chapters: [{ title: 'Two' }] }));
     expect([a.status, b.status]).toEqual(['added', 'duplicate']);
     expect(b.fileName).toBe(a.fileName);
+    expect(b.why).toBe('same-title-author-publisher');
     expect(await t.store.listFileNames()).toEqual([first.fileName, a.fileName].sort());
     await expect(importEpub(deps, makeHostileZip('traversal'))).rejects.toMatchObject({
       kind: 'unsafe_archive',

@@ -153,7 +153,7 @@ describe.each(dialects)('decisions.md §4, verified against the original clients
     const legacy = fresh.fileName.replace(/^b_/, 'b-');
     await t.h.db.updateTable('books').set({ file_name: legacy, title: 'Renamed' }).execute();
     const again = await importEpub(deps, bytes);
-    expect(again).toEqual({ status: 'duplicate', fileName: legacy, title: 'Renamed' });
+    expect(again).toEqual({ status: 'duplicate', fileName: legacy, title: 'Renamed', why: 'same-file' });
     expect(await count(t, 'books')).toBe(1);
   });
 });

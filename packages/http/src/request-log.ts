@@ -46,7 +46,9 @@ export class RequestLogController extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
-    if (!(req.log as Logger).isLevelEnabled('info')) return;
+    const log = req.log as Partial<Logger>;
+    // a service built with `logger: false` has Fastify's silent stand-in, which has no levels to ask
+    if (typeof log.isLevelEnabled !== 'function' || !log.isLevelEnabled('info')) return;
     const refused = refusals.get(req);
     const line = {
       method: req.method,
