@@ -38,21 +38,23 @@ const modules = {
 
 type SchemasOf<M> = { readonly [K in keyof M as M[K] extends TSchema ? K : never]: M[K] };
 
-/** Each schema, then the schemas it references: reversed, referenced schemas come first. */
+/** Every `$ref` value anywhere inside a schema. */
+export function refsOf(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) refsOf(item, found);
+  else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else refsOf(value, found);
+    }
+  }
+  return found;
+}
+
+/** Each schema placed after the schemas it references, so referenced schemas come first. */
 function inReferenceOrder(schemas: TSchema[]): TSchema[] {
   const byId = new Map(schemas.map((s) => [s.$id as string, s]));
   const placed = new Set<string>();
   const out: TSchema[] = [];
-  const refsOf = (node: unknown, found: string[] = []): string[] => {
-    if (Array.isArray(node)) for (const item of node) refsOf(item, found);
-    else if (node !== null && typeof node === 'object') {
-      for (const [key, value] of Object.entries(node)) {
-        if (key === '$ref' && typeof value === 'string') found.push(value);
-        else refsOf(value, found);
-      }
-    }
-    return found;
-  };
   const place = (schema: TSchema) => {
     const id = schema.$id as string;
     if (placed.has(id)) return;

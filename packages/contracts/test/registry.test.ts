@@ -4,23 +4,12 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { describe, expect, it } from 'vitest';
 import * as contracts from '../src/index.js';
 import { contractSchemas } from '../src/index.js';
+import { refsOf } from '../src/registry.js';
 
 const exported: [string, TSchema][] = [];
 for (const [name, value] of Object.entries(contracts as Record<string, unknown>)) {
   if (TypeGuard.IsSchema(value) && typeof value.$id === 'string') exported.push([name, value]);
 }
-
-/** Every `$ref` value anywhere inside a schema. */
-const refsOf = (node: unknown, found: string[] = []): string[] => {
-  if (Array.isArray(node)) for (const item of node) refsOf(item, found);
-  else if (node !== null && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') found.push(value);
-      else refsOf(value, found);
-    }
-  }
-  return found;
-};
 
 /** Every `$id` below the top level of a schema. */
 const nestedIdsOf = (node: unknown, depth = 0, found: string[] = []): string[] => {

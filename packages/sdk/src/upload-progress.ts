@@ -1,12 +1,4 @@
-import type { UploadProgress } from './transport.js';
-
-/** One attempt's progress: what the fetch or platform reports, then the end. */
-export interface ProgressReporter {
-  /** a count from the fetch or the platform; repeated, backward or malformed counts are dropped */
-  report(progress: UploadProgress): void;
-  /** the end (`loaded === total`), unless the last report already said so */
-  finish(): void;
-}
+import type { ProgressReporter, UploadProgress } from './transport.types.js';
 
 const count = (n: unknown): number | undefined =>
   typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;

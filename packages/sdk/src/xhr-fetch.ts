@@ -1,4 +1,4 @@
-import type { FetchInit, FetchResponseLike } from './transport.js';
+import type { FetchInit, FetchResponseLike } from './transport.types.js';
 
 /**
  * A fetch over `XMLHttpRequest`, the one browser API that reports an upload's progress
