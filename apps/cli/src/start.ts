@@ -22,7 +22,7 @@ async function start(): Promise<void> {
   };
 
   // from the start: a stop during the demo load (minutes on a slow disk) closes cleanly too, and the
-  // next start finishes the load (it exited 143 before, handlers were only set up after it)
+  // next start finishes the load
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
