@@ -13,12 +13,29 @@ export async function logInWithForm(page: Page, creds = OPERATOR): Promise<void>
   await page.getByRole('button', { name: /^(Log in|登录)$/ }).click();
 }
 
-/** Opens an Element Plus select, picks the option with exactly this text and waits until it shows it. */
+/**
+ * Opens an Element Plus select, picks the option with exactly this text and waits until it shows it.
+ * A click that lands while the dropdown is still opening is dropped by the select (seen on a loaded
+ * machine: the list open, the option not taken), so an option not taken is clicked again, as an
+ * operator would.
+ */
 export async function choose(page: Page, select: Locator, option: string): Promise<void> {
   await select.click();
   const item = page.locator('.el-select-dropdown__item:visible').getByText(option, { exact: true });
+  const shown = select.locator('.el-select__selected-item:not(.is-hidden)', { hasText: option }).first();
+  for (let attempt = 1; attempt < 3; attempt++) {
+    await item.click();
+    if (
+      await shown.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    if (!(await item.isVisible())) await select.click();
+  }
   await item.click();
-  await select.locator('.el-select__selected-item:not(.is-hidden)', { hasText: option }).first().waitFor();
+  await shown.waitFor();
 }
 
 /** The texts of one column of a table (an Element Plus one or a plain one), top to bottom. */
