@@ -4,13 +4,30 @@ import type { FastifyRequest } from 'fastify';
  * Query parameters that carry credentials or who the reader is: the login-code exchange's secret and
  * code, tokens, passwords, the reader's openId.
  */
-const SENSITIVE =
-  /^(secret|code|js_code|token|access_token|refresh_token|password|authorization|session_key|sign|openid)$/i;
+const SENSITIVE_NAMES =
+  'secret|code|js_code|token|access_token|refresh_token|password|authorization|session_key|sign|openid';
+const SENSITIVE = new RegExp(`^(${SENSITIVE_NAMES})$`, 'i');
+/** The same names as string members of a JSON value (shelf/save's `shelf={"openId":…}`). */
+const SENSITIVE_MEMBER = new RegExp(`("(?:${SENSITIVE_NAMES})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
+
+/** A query value with the sensitive members of the JSON it carries replaced; other values as they are. */
+function redactValue(raw: string): string {
+  // no quote, no JSON member: most values are left without decoding
+  if (!raw.includes('%22') && !raw.includes('"')) return raw;
+  let value: string;
+  try {
+    value = decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+  const redacted = value.replace(SENSITIVE_MEMBER, '$1"[redacted]"');
+  return redacted === value ? raw : encodeURIComponent(redacted);
+}
 
 /**
  * A request URL fit for the log: values of credential-bearing query parameters replaced, so
  * `GET /openId/get?appId&code&secret` does not write the mini-program secret and the one-time login
- * code to every "incoming request" line.
+ * code to every request line; a JSON value's sensitive members are replaced the same way.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
@@ -25,7 +42,10 @@ export function redactUrl(url: string): string {
       try {
         name = decodeURIComponent(rawName.replace(/\+/g, ' '));
       } catch {}
-      return eq >= 0 && SENSITIVE.test(name.trim()) ? `${rawName}=[redacted]` : pair;
+      if (eq < 0) return pair;
+      return SENSITIVE.test(name.trim())
+        ? `${rawName}=[redacted]`
+        : `${rawName}=${redactValue(pair.slice(eq + 1))}`;
     })
     .join('&');
   return `${url.slice(0, q)}?${query}`;

@@ -165,5 +165,17 @@ describe('log redaction', () => {
     expect(redactUrl('/book/home/v2?openId=o-123&page=1')).toBe('/book/home/v2?openId=[redacted]&page=1');
     expect(redactUrl('/book/search?keyword=secret')).toBe('/book/search?keyword=secret');
     expect(redactUrl('/healthz')).toBe('/healthz');
+    // shelf/save carries the reader's openId inside a JSON value
+    const shelf = encodeURIComponent(JSON.stringify({ openId: 'o-123', fileName: 'b_1', token: 't\\"x' }));
+    const logged = redactUrl(`/book/shelf/save?shelf=${shelf}&page=1`);
+    expect(logged).not.toContain('o-123');
+    expect(logged).not.toContain('t%5C%22x');
+    expect(JSON.parse(decodeURIComponent(/shelf=([^&]*)/.exec(logged)![1]!))).toEqual({
+      openId: '[redacted]',
+      fileName: 'b_1',
+      token: '[redacted]',
+    });
+    expect(logged.endsWith('&page=1')).toBe(true);
+    expect(redactUrl('/book/search?keyword=%22quoted%22')).toBe('/book/search?keyword=%22quoted%22');
   });
 });
