@@ -90,9 +90,14 @@ async function retryingRacedDrops<T>(run: () => Promise<T>, errorOf: (r: T) => u
   }
 }
 
-async function migrateRacingDrops(db: DbHandle['db'], schema: string): Promise<void> {
-  await retryingRacedDrops(
-    () => migrateToLatest(db, schema),
+/** `migrateToLatest` for a test's own schema, with the same retry as the fresh schemas' migration. */
+export function migrateRacingDrops(
+  db: DbHandle['db'],
+  schema?: string,
+  options?: Parameters<typeof migrateToLatest>[2],
+): Promise<string[]> {
+  return retryingRacedDrops(
+    () => migrateToLatest(db, schema, options),
     () => undefined,
   );
 }

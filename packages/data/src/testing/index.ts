@@ -1,4 +1,4 @@
-export { type TestDialect, testDialects, testMigrator } from './dialects.js';
+export { migrateRacingDrops, type TestDialect, testDialects, testMigrator } from './dialects.js';
 export { sampleBook, sampleUser } from './fixtures.js';
 export { TcpRelay } from './tcp-relay.js';
 export { refusingPostgresUrl, silentPostgres } from './unreachable.js';
