@@ -10,16 +10,21 @@ const SENSITIVE = new RegExp(`^(${SENSITIVE_NAMES})$`, 'i');
 /** The same names as string members of a JSON value (shelf/save's `shelf={"openId":…}`). */
 const SENSITIVE_MEMBER = new RegExp(`("(?:${SENSITIVE_NAMES})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
 
+/** A query string's name or value decoded as a form decodes it; undefined when malformed. */
+function decodeQueryPart(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
 /** A query value with the sensitive members of the JSON it carries replaced; other values as they are. */
 function redactValue(raw: string): string {
   // no quote, no JSON member: most values are left without decoding
   if (!raw.includes('%22') && !raw.includes('"')) return raw;
-  let value: string;
-  try {
-    value = decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch {
-    return raw;
-  }
+  const value = decodeQueryPart(raw);
+  if (value === undefined) return raw;
   const redacted = value.replace(SENSITIVE_MEMBER, '$1"[redacted]"');
   return redacted === value ? raw : encodeURIComponent(redacted);
 }
@@ -37,12 +42,9 @@ export function redactUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      const rawName = eq < 0 ? pair : pair.slice(0, eq);
-      let name = rawName;
-      try {
-        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      } catch {}
       if (eq < 0) return pair;
+      const rawName = pair.slice(0, eq);
+      const name = decodeQueryPart(rawName) ?? rawName;
       return SENSITIVE.test(name.trim())
         ? `${rawName}=[redacted]`
         : `${rawName}=${redactValue(pair.slice(eq + 1))}`;
