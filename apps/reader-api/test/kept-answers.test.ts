@@ -144,7 +144,10 @@ function opdsReads(files: string[]): Record<string, Array<Record<string, string>
   return Object.fromEntries(
     Object.entries(readerRoutes as Record<string, RouteSpec>)
       .filter(([, spec]) => spec.url.startsWith('/opds'))
-      .map(([id, spec]) => [id, spec.querystring ? byQuery[spec.querystring]! : [{}]]),
+      .map(([id, spec]) => [
+        id,
+        spec.querystring === undefined ? [{}] : byQuery[spec.querystring as string]!,
+      ]),
   );
 }
 

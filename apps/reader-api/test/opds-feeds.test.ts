@@ -308,7 +308,11 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
     expect(routes.length).toBe(23);
     for (const r of routes) {
       const [type] = (r.reply as { document: string[] }).document;
-      const qs = r.url.endsWith('/publisher') ? '?name=Press' : r.querystring ? query[r.querystring] : '';
+      const qs = r.url.endsWith('/publisher')
+        ? '?name=Press'
+        : r.querystring
+          ? query[r.querystring as string]
+          : '';
       const res = await get(`${r.url}${qs}`);
       expect([r.url, res.statusCode, res.headers['content-type']]).toEqual([r.url, 200, type]);
       expect(Object.keys(doc.paths[r.url].get.responses['200'].content), r.url).toEqual([type]);

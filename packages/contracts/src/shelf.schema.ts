@@ -23,20 +23,6 @@ export const ShelfGetQuery = Type.Object(
 );
 export type ShelfGetQuery = Static<typeof ShelfGetQuery>;
 
-/** GET /book/shelf/save and /book/shelf/remove query (spec §4.8). */
-export const ShelfMutateQuery = Type.Object(
-  {
-    shelf: Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      description:
-        'URL-encoded JSON string {"openId": "...", "fileName": "..."}; decode and check with ShelfParam.',
-    }),
-  },
-  { $id: 'ShelfMutateQuery', description: 'Shelf save/remove query (spec §4.8).' },
-);
-export type ShelfMutateQuery = Static<typeof ShelfMutateQuery>;
-
 /** The decoded `shelf` parameter (decisions.md §3); anything else is error_code 2. */
 export const ShelfParam = Type.Object(
   {

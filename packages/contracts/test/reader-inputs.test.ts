@@ -12,10 +12,10 @@ import {
   SearchListQuery,
   SearchQuery,
   ShelfGetQuery,
-  ShelfMutateQuery,
   ShelfParam,
   UserDayQuery,
 } from '../src/index.js';
+import { readerRoutes } from '../src/routes/index.js';
 import { check, parseQuery, withDefaults } from './helpers.js';
 
 describe('spec §4.1 HomeQuery', () => {
@@ -108,7 +108,9 @@ describe('spec §4.8 shelf inputs', () => {
     expect(check(ShelfGetQuery, { openId: 'o', fileName: 'f' })).toBe(true);
     expect(check(ShelfGetQuery, { fileName: 'f' })).toBe(false);
   });
-  it('ShelfMutateQuery: shelf string required, at most 2048 characters', () => {
+  it("the shelf writes' query (written in the route table): shelf string required, at most 2048 characters", () => {
+    const ShelfMutateQuery = readerRoutes.saveShelf.querystring;
+    expect(readerRoutes.removeShelf.querystring).toBe(ShelfMutateQuery);
     const shelf = encodeURIComponent(JSON.stringify({ openId: 'o', fileName: 'f' }));
     expect(check(ShelfMutateQuery, { shelf })).toBe(true);
     expect(check(ShelfMutateQuery, {})).toBe(false);

@@ -75,7 +75,9 @@ export function routeSchema(family: Family, operationId: string, spec: RouteSpec
     summary: spec.summary,
     ...(spec.access === 'public' ? { security: [] } : {}),
     ...(media ? { consumes: [...media] } : {}),
-    ...(spec.querystring ? { querystring: refTo(spec.querystring) } : {}),
+    ...(spec.querystring
+      ? { querystring: typeof spec.querystring === 'string' ? refTo(spec.querystring) : spec.querystring }
+      : {}),
     ...(spec.body ? { body: refTo(spec.body) } : {}),
     response,
   };

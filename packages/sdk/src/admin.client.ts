@@ -1,5 +1,5 @@
 import type { AdminBookDetail } from '@readlib/contracts';
-import { adminRoutes } from '@readlib/contracts/routes';
+import type { AdminRoutes } from '@readlib/contracts/routes';
 import type {
   AdminClient,
   AdminClientOptions,
@@ -7,6 +7,7 @@ import type {
   UploadFile,
 } from './admin-client.types.js';
 import { ApiError } from './api-error.js';
+import { adminRouteCalls } from './route-calls.generated.js';
 import { resultOf, routeMethods } from './route-client.js';
 import {
   type CallOptions,
@@ -109,8 +110,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient | Mi
     }
   };
   // the token is not sent where the table says a route is public (login, health)
-  const methods = routeMethods(adminRoutes, (spec, request, opts) =>
-    spec.access === 'public' ? send(request, opts) : authed(request, opts),
+  const methods = routeMethods<AdminRoutes>(adminRouteCalls, (route, request, opts) =>
+    route.access === 'public' ? send(request, opts) : authed(request, opts),
   );
   return {
     ...methods,
@@ -133,12 +134,12 @@ export function createAdminClient(options: AdminClientOptions): AdminClient | Mi
       const fileName = typeof fileNameOrCall === 'string' ? fileNameOrCall : undefined;
       const callOptions = typeof fileNameOrCall === 'object' ? fileNameOrCall : opts;
       const onProgress = typeof callOptions?.onProgress === 'function' ? callOptions.onProgress : undefined;
-      const spec = adminRoutes.uploadBook;
+      const route = adminRouteCalls.uploadBook;
       const body = await authed(
-        () => uploadSpec(spec.url, file, fileName, options.fetch, onProgress),
+        () => uploadSpec(route.url, file, fileName, options.fetch, onProgress),
         callOptions,
       );
-      return resultOf(spec, body) as AdminBookDetail;
+      return resultOf(route, body) as AdminBookDetail;
     },
   };
 }

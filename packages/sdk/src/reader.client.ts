@@ -1,6 +1,7 @@
 import type { ShelfParam } from '@readlib/contracts';
-import { readerRoutes } from '@readlib/contracts/routes';
+import type { ReaderRoutes } from '@readlib/contracts/routes';
 import type { ReaderClient, ReaderClientOptions } from './reader-client.types.js';
+import { readerRouteCalls } from './route-calls.generated.js';
 import { routeMethods } from './route-client.js';
 import { createTransport } from './transport.js';
 
@@ -10,7 +11,9 @@ const shelfQuery = ({ openId, fileName }: ShelfParam) => ({ shelf: JSON.stringif
 /** A client of the reader API; see `ReaderClient` for the methods. */
 export function createReaderClient(options: ReaderClientOptions): ReaderClient {
   const send = createTransport('reader', options);
-  const methods = routeMethods(readerRoutes, (_spec, request, call) => send(request, call));
+  const methods = routeMethods<ReaderRoutes>(readerRouteCalls, (_route, request, call) =>
+    send(request, call),
+  );
   return {
     ...methods,
     saveShelf: (shelf, call) => methods.saveShelf(shelfQuery(shelf), call),

@@ -1,4 +1,4 @@
-import type { BodyOf, QueryOf, ResultOf, RouteSpec } from '@readlib/contracts/routes';
+import type { BodyOf, QueryOf, Reply, ResultOf, RouteSpec } from '@readlib/contracts/routes';
 import type { CallOptions, RequestSpec } from './transport.js';
 
 /**
@@ -23,27 +23,43 @@ type InputMethod<I, R> = object extends I
 /** One method per route of a table, named by its operationId. */
 export type RouteMethods<T extends Record<string, RouteSpec>> = { [K in keyof T]: RouteMethod<T[K]> };
 
+/**
+ * What a client needs of a route of the contracts' table, without its schemas (which would bring
+ * TypeBox into the SDK): `src/route-calls.generated.ts` holds one per route, written from the table.
+ */
+export interface RouteCall {
+  readonly method: RouteSpec['method'];
+  readonly url: string;
+  /** how the caller's input is sent: the route's query, or its body */
+  readonly input?: 'query' | 'body';
+  readonly access?: RouteSpec['access'];
+  readonly reply: Reply;
+}
+
+/** The calls of a table's routes by operationId. */
+export type RouteCalls = Readonly<Record<string, RouteCall>>;
+
 /** How a client sends one request: the reader's transport, or the admin's with its token and retry. */
 export type SendRoute = (
-  spec: RouteSpec,
+  route: RouteCall,
   request: RequestSpec,
   call?: CallOptions,
 ) => Promise<Record<string, unknown>>;
 
 /** The request of a route: its method and URL from the table, the caller's input as query or body. */
-export function requestOf(spec: RouteSpec, input: object | undefined): RequestSpec {
-  const request: RequestSpec = { method: spec.method, path: spec.url };
-  if (spec.querystring) request.query = input;
-  else if (spec.body) request.json = input;
-  const reply = spec.reply;
+export function requestOf(route: RouteCall, input: object | undefined): RequestSpec {
+  const request: RequestSpec = { method: route.method, path: route.url };
+  if (route.input === 'query') request.query = input;
+  else if (route.input === 'body') request.json = input;
+  const reply = route.reply;
   if ('plain' in reply) request.plain = { okStatuses: reply.unavailable ? [200, 503] : [200] };
   if ('document' in reply) request.document = { accept: reply.document.join(', ') };
   return request;
 }
 
 /** What a route's caller gets from the answer's body. */
-export function resultOf(spec: RouteSpec, body: Record<string, unknown>): unknown {
-  const reply = spec.reply;
+export function resultOf(route: RouteCall, body: Record<string, unknown>): unknown {
+  const reply = route.reply;
   if ('plain' in reply) return body;
   if ('document' in reply) return body.document;
   if ('page' in reply) {
@@ -53,18 +69,18 @@ export function resultOf(spec: RouteSpec, body: Record<string, unknown>): unknow
   return 'data' in reply ? body.data : undefined;
 }
 
-/** A method per route of `table`, each sending through `send`. */
+/** A method per route of the table `T` (typed by it), each sending its call through `send`. */
 export function routeMethods<T extends Record<string, RouteSpec>>(
-  table: T,
+  calls: { readonly [K in keyof T]: RouteCall },
   send: SendRoute,
 ): RouteMethods<T> {
   const methods: Record<string, unknown> = {};
-  for (const [operationId, spec] of Object.entries(table)) {
-    const takesInput = spec.querystring !== undefined || spec.body !== undefined;
+  for (const [operationId, route] of Object.entries<RouteCall>(calls)) {
+    const takesInput = route.input !== undefined;
     methods[operationId] = async (first?: unknown, second?: CallOptions) => {
       const input = takesInput ? (first as object | undefined) : undefined;
       const call = takesInput ? second : (first as CallOptions | undefined);
-      return resultOf(spec, await send(spec, requestOf(spec, input), call));
+      return resultOf(route, await send(route, requestOf(route, input), call));
     };
   }
   return methods as RouteMethods<T>;

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { healthRoute, readyRoute } from './health.routes.js';
 import {
   opds2AuthorBooks,
@@ -25,6 +26,22 @@ import {
   opdsSearchDescription,
 } from './opds.routes.js';
 import type { RouteTable } from './route-spec.js';
+
+/**
+ * The query of the shelf's writes: only these two routes take it, so it is written here rather than
+ * as a named contract schema (the SDK's methods take a `ShelfParam` and encode it).
+ */
+const shelfQuery = Type.Object(
+  {
+    shelf: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'URL-encoded JSON string {"openId": "...", "fileName": "..."}; decode and check with ShelfParam.',
+    }),
+  },
+  { description: 'Shelf save/remove query (spec §4.8).' },
+);
 
 /**
  * The reader API (spec §4.1-§4.10; decisions.md §3), for mini-program clients, and the OPDS catalogue
@@ -132,7 +149,7 @@ export const readerRoutes = {
     url: '/book/shelf/save',
     summary: 'Add a book to the shelf (idempotent)',
     tags: ['shelf'],
-    querystring: 'ShelfMutateQuery',
+    querystring: shelfQuery,
     reply: { ack: true },
     errors: [404],
     write: true,
@@ -142,7 +159,7 @@ export const readerRoutes = {
     url: '/book/shelf/remove',
     summary: 'Remove a book from the shelf (absent entries succeed)',
     tags: ['shelf'],
-    querystring: 'ShelfMutateQuery',
+    querystring: shelfQuery,
     reply: { ack: true },
     errors: [404],
     write: true,

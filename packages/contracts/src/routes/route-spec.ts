@@ -1,3 +1,4 @@
+import type { TObject } from '@sinclair/typebox';
 import type { ContractTypes } from '../registry.js';
 
 /** A contract schema by its `$id` (the route table names schemas; the services resolve the names). */
@@ -34,7 +35,11 @@ export interface RouteSpec {
   readonly url: string;
   readonly summary: string;
   readonly tags: readonly string[];
-  readonly querystring?: SchemaName;
+  /**
+   * the query: a contract schema by name, or written here (`Type.Object(…)`) when only this route
+   * takes it; either way the services validate it and the SDK's method takes its type
+   */
+  readonly querystring?: SchemaName | TObject;
   readonly body?: SchemaName;
   /** how the body is sent (default `json` when there is a body) */
   readonly media?: BodyMedia;
@@ -59,7 +64,9 @@ type TypeOfRef<R> = R extends `${infer N extends SchemaName}[]`
 /** The query a route takes (`undefined` when it takes none). */
 export type QueryOf<R extends RouteSpec> = R['querystring'] extends SchemaName
   ? ContractTypes[R['querystring']]
-  : undefined;
+  : R['querystring'] extends TObject
+    ? R['querystring']['static']
+    : undefined;
 
 /** The body a route takes (`undefined` when it takes none). */
 export type BodyOf<R extends RouteSpec> = R['body'] extends SchemaName ? ContractTypes[R['body']] : undefined;
