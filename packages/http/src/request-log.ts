@@ -20,13 +20,26 @@ let processDestination: LogDestination | undefined;
  * services of `pnpm start` write through it, so their lines never interleave within a line. pino flushes
  * it when the process exits; what a SIGKILL can lose is the buffer not yet written (at most GATHER_MS of
  * lines or GATHER_BYTES, whichever comes first) plus what the kernel holds for a pipe's reader.
+ *
+ * Lines are handed over as bytes (sonic-boom's buffer mode): in its text mode it measures the whole
+ * pending text at every line, which costs more the more is pending, so most when the reader is slow.
  */
 export function processLogDestination(): LogDestination {
   if (processDestination) return processDestination;
-  const destination = pino.destination({ dest: 1, sync: false, minLength: GATHER_BYTES });
+  const destination = gatheringDestination(1);
   setInterval(() => destination.flush(), GATHER_MS).unref();
   processDestination = destination;
   return destination;
+}
+
+/** Lines to `dest` (a file descriptor or path), written asynchronously once GATHER_BYTES are gathered. */
+export function gatheringDestination(dest: number | string): LogDestination & { flush(): void } {
+  const bytes = pino.destination({ dest, sync: false, minLength: GATHER_BYTES, contentMode: 'buffer' });
+  return {
+    write: (line: string) => bytes.write(Buffer.from(line) as unknown as string),
+    flush: () => bytes.flush(),
+    flushSync: () => bytes.flushSync(),
+  };
 }
 
 /** Why the error handler refused a request, written on its one request line. */
@@ -34,6 +47,26 @@ const refusals = new WeakMap<FastifyRequest, { kind: string; reason: string }>()
 
 export function noteRefusal(req: FastifyRequest, kind: string, reason: string): void {
   refusals.set(req, { kind, reason });
+}
+
+const { chindingsSym, streamSym, timeSym } = pino.symbols;
+
+/** What pino keeps under its exported symbols, which the line below is made of. */
+interface PinoParts {
+  stream: DestinationStream;
+  /** `,"time":…` as the logger's timestamp function writes it */
+  time: string;
+  /** `,"pid":…,"hostname":…,"reqId":…`: the logger's bindings, serialised once when it was made */
+  bindings: string;
+}
+
+export function pinoParts(log: Logger): PinoParts {
+  const internals = log as unknown as Record<symbol, unknown>;
+  return {
+    stream: internals[streamSym] as DestinationStream,
+    time: (internals[timeSym] as () => string)(),
+    bindings: internals[chindingsSym] as string,
+  };
 }
 
 /**
@@ -55,12 +88,29 @@ export class RequestLogController extends LogController {
       url: redactUrl(req.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
-      ...(refused ? { refused: refused.kind, reason: refused.reason } : {}),
     };
     // an error here is the response's own (the client went away mid-body), not the handler's
     if (error) req.log.warn({ ...line, err: error }, 'request completed');
-    else req.log.info(line, 'request completed');
+    else if (refused)
+      req.log.info({ ...line, refused: refused.kind, reason: refused.reason }, 'request completed');
+    else {
+      const parts = pinoParts(log as Logger);
+      parts.stream.write(completedLine(parts, line));
+    }
   }
+}
+
+/**
+ * The line pino writes for `log.info(fields, 'request completed')`, made directly: the time and the
+ * logger's bindings (pid, hostname, reqId) are pino's own, 30 is pino's `info`; four known fields are all
+ * there is to serialise, which pino's general path does at several times the cost (a test compares
+ * the two lines).
+ */
+export function completedLine(
+  parts: Pick<PinoParts, 'time' | 'bindings'>,
+  f: { method: string; url: string; status: number; ms: number },
+): string {
+  return `{"level":30${parts.time}${parts.bindings},"method":${JSON.stringify(f.method)},"url":${JSON.stringify(f.url)},"status":${f.status},"ms":${JSON.stringify(f.ms)},"msg":"request completed"}\n`;
 }
 
 /** The lines of the last requests reach the destination before the service reports itself closed. */

@@ -6,7 +6,7 @@ import { AppError } from '@readlib/contracts';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBaseApp, success } from '../src/index.js';
-import type { LogDestination } from '../src/request-log.js';
+import { completedLine, gatheringDestination, type LogDestination, pinoParts } from '../src/request-log.js';
 
 const appOn = (logStream: LogDestination, level = 'info') =>
   createBaseApp({
@@ -49,6 +49,19 @@ describe('request log: one line per request, written asynchronously, flushed on 
       msg: 'request completed',
     });
     expect(lines[0]!.ms).toEqual(expect.any(Number));
+    // pino's own order: level, time, its bindings (pid, hostname, reqId), the fields, msg
+    expect(Object.keys(lines[0]!)).toEqual([
+      'level',
+      'time',
+      'pid',
+      'hostname',
+      'reqId',
+      'method',
+      'url',
+      'status',
+      'ms',
+      'msg',
+    ]);
     expect(JSON.stringify(lines)).not.toMatch(/o-42|t0k|c0de/);
 
     // a refusal is said on the same one line
@@ -86,5 +99,41 @@ describe('request log: one line per request, written asynchronously, flushed on 
     const requests = lines.filter((l) => l.msg === 'request completed');
     expect(requests.map((l) => l.url)).toEqual(Array.from({ length: 50 }, (_, i) => `/hello?i=${i}`));
     destination.end();
+  });
+
+  it("makes exactly the line pino would write for the same fields, whatever the URL's characters", () => {
+    const written: string[] = [];
+    const logger = pino(
+      { timestamp: () => ',"time":1700000000000' },
+      { write: (l: string) => written.push(l) },
+    );
+    const child = logger.child({ reqId: 'r-"1\\' });
+    const urls = [
+      '/book/detail?fileName=b_1',
+      '/a"b\\c',
+      '/tab\tnew\nline\u0001',
+      '/书/ü?q=é&x=😀',
+      `/${'long-'.repeat(20)}`,
+    ];
+    for (const [i, url] of urls.entries()) {
+      const fields = { method: i % 2 ? 'HEAD' : 'GET', url, status: 200 + i, ms: i * 0.7 };
+      child.info(fields, 'request completed');
+      expect(completedLine(pinoParts(child), fields)).toBe(written.at(-1));
+    }
+  });
+
+  it('the gathering destination writes lines of any characters whole and in order, once gathered or flushed', async () => {
+    const file = join(dir, 'gathered.log');
+    const destination = gatheringDestination(file);
+    const lines = Array.from(
+      { length: 40 },
+      (_, i) => `${JSON.stringify({ i, msg: `ü 书 😀 ${'x'.repeat(i)}` })}\n`,
+    );
+    for (const line of lines) destination.write(line);
+    // 40 short lines are less than a batch: nothing is written until it is flushed
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readFileSync(file, 'utf8')).toBe('');
+    destination.flushSync?.();
+    expect(readFileSync(file, 'utf8')).toBe(lines.join(''));
   });
 });
