@@ -5,6 +5,7 @@ import {
   bookSearchColumns,
   type Database,
   type DbHandle,
+  listBooksAdmin,
   logSearch,
   rebuildBookValues,
   searchBooks,
@@ -84,6 +85,7 @@ interface PlanNode {
   'Index Name'?: string;
   'Subplan Name'?: string;
   'Actual Loops': number;
+  'Actual Rows': number;
   Plans?: PlanNode[];
 }
 
@@ -251,5 +253,29 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
     const nodes = await explained(text, values);
     expect(readsIndex(nodes, 'book_values_value_nfkc_trgm')).toBe(true);
     expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
+  });
+
+  it("the admin list's total under a title filter is counted from the trigram index, not over every book", async () => {
+    let result = { rows: [] as Array<{ id: number }>, total: 0 };
+    const sent = await statementsOf(async () => {
+      result = await listBooksAdmin(
+        h.db,
+        { title: 'middling' },
+        { field: 'id', dir: 'desc' },
+        { offset: 0, limit: 20 },
+      );
+    });
+    const matching = books.filter((b) => b.title.includes('middling')).map((b) => b.id);
+    expect(result.total).toBe(matching.length);
+    expect(result.rows.map((r) => r.id)).toEqual(matching.reverse().slice(0, 20));
+    const { text, values } = sent.find((s) => s.text.includes('count('))!;
+    const nodes = await explained(text, values);
+    expect(readsIndex(nodes, 'books_title_nfkc_trgm')).toBe(true);
+    // the condition on the books row itself: one read of the matches, no join (as `id in (matches)`
+    // joined to categories, each match was looked up again by its id and joined to its category)
+    expect(nodes.filter((n) => n['Relation Name'] === 'books').map((n) => n['Node Type'])).toEqual([
+      'Bitmap Heap Scan',
+    ]);
+    expect(nodes.filter((n) => /Join|Nested Loop/.test(n['Node Type']))).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import type { BookListSortField } from '@readlib/contracts';
 import { type Expression, type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
-import { matchingIds } from '../search/match.js';
+import { matchingIds, pgFieldMatch } from '../search/match.js';
 import { type BookRow, findBooksByIds, selectBooks } from './book.repository.js';
 import { countBooks } from './book-draw.repository.js';
 
@@ -51,15 +51,33 @@ export async function listBooksAdmin(
       .limit(page.limit)
       .execute(),
     // without a filter the total is the maintained book counter, not a COUNT(*) over the catalogue
-    matchSets.length > 0 || filter.category
-      ? q
-          .clearSelect()
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-          .then((r) => Number(r.n))
-      : countBooks(db),
+    matchSets.length > 0 || filter.category ? countFiltered(db, filter) : countBooks(db),
   ]);
   return { rows, total };
+}
+
+/**
+ * How many books the filters select, with every condition on the books row itself and no join (a
+ * book always has its category): PostgreSQL then counts from a bitmap of the trigram and category
+ * indexes, where `id in (matches)` joined to categories read the whole catalogue once more.
+ */
+async function countFiltered(db: Kysely<Database>, filter: AdminListFilter): Promise<number> {
+  const postgres = dialectOf(db) === 'postgres';
+  let q = db.selectFrom('books').select((eb) => eb.fn.countAll<number>().as('n'));
+  for (const field of ['title', 'author'] as const) {
+    const keyword = filter[field];
+    if (!keyword) continue;
+    q = postgres
+      ? q.where(pgFieldMatch(keyword, [field]))
+      : q.where('books.id', 'in', matchingIds(db, keyword, [field]));
+  }
+  if (filter.category)
+    q = q.where(
+      'books.category_id',
+      'in',
+      db.selectFrom('categories').select('categories.id').where('categories.name', '=', filter.category),
+    );
+  return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
 /**
