@@ -1,5 +1,5 @@
 import type { BookListSortField } from '@readlib/contracts';
-import { type Expression, type Kysely, sql } from 'kysely';
+import { type Expression, expressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { matchingIds, pgFieldMatch } from '../search/match.js';
@@ -33,16 +33,17 @@ export async function listBooksAdmin(
   sort: { field: BookListSortField; dir: 'asc' | 'desc' },
   page: { offset: number; limit: number },
 ): Promise<{ rows: BookRow[]; total: number }> {
-  const matchSets = [
-    filter.title ? matchingIds(db, filter.title, ['title']) : undefined,
-    filter.author ? matchingIds(db, filter.author, ['author']) : undefined,
-  ].filter((m) => m !== undefined);
-  if (dialectOf(db) === 'sqlite' && matchSets.length > 0 && !filter.category)
-    return matchesPage(db, matchSets, sort, page);
+  const texts = TEXT_FILTERS.filter((field) => filter[field]);
+  if (dialectOf(db) === 'sqlite' && texts.length > 0 && !filter.category)
+    return matchesPage(
+      db,
+      texts.map((field) => matchingIds(db, filter[field]!, [field])),
+      sort,
+      page,
+    );
+  const conditions = filterConditions(db, filter);
   let q = selectBooks(db);
-  // substring filters through the search indexes (trigram FTS / grams), not a lower() LIKE scan
-  for (const m of matchSets) q = q.where('books.id', 'in', m);
-  if (filter.category) q = q.where('categories.name', '=', filter.category);
+  for (const condition of conditions) q = q.where(condition);
   const [rows, total] = await Promise.all([
     q
       .orderBy(SORTABLE_FIELDS[sort.field], sort.dir)
@@ -51,32 +52,43 @@ export async function listBooksAdmin(
       .limit(page.limit)
       .execute(),
     // without a filter the total is the maintained book counter, not a COUNT(*) over the catalogue
-    matchSets.length > 0 || filter.category ? countFiltered(db, filter) : countBooks(db),
+    conditions.length > 0 ? countWhere(db, conditions) : countBooks(db),
   ]);
   return { rows, total };
 }
 
+const TEXT_FILTERS = ['title', 'author'] as const;
+
 /**
- * How many books the filters select, with every condition on the books row itself and no join (a
- * book always has its category): PostgreSQL then counts from a bitmap of the trigram and category
- * indexes, where `id in (matches)` joined to categories read the whole catalogue once more.
+ * The filters as conditions on a books row, read through the search indexes (trigram FTS / grams),
+ * not a lower() LIKE scan; the category by its id, so neither the page nor the count needs the join to
+ * test it. On PostgreSQL the match is tested on the row itself: the planner then reads a bitmap of the
+ * trigram (and category) indexes, or walks ids for a common substring, where `id in (matches)` looked
+ * every match up again by id.
  */
-async function countFiltered(db: Kysely<Database>, filter: AdminListFilter): Promise<number> {
+function filterConditions(db: Kysely<Database>, filter: AdminListFilter): Expression<SqlBool>[] {
+  const eb = expressionBuilder<Database, 'books'>();
   const postgres = dialectOf(db) === 'postgres';
-  let q = db.selectFrom('books').select((eb) => eb.fn.countAll<number>().as('n'));
-  for (const field of ['title', 'author'] as const) {
-    const keyword = filter[field];
-    if (!keyword) continue;
-    q = postgres
-      ? q.where(pgFieldMatch(keyword, [field]))
-      : q.where('books.id', 'in', matchingIds(db, keyword, [field]));
-  }
+  const conditions = TEXT_FILTERS.filter((field) => filter[field]).map((field) =>
+    postgres
+      ? pgFieldMatch(filter[field]!, [field])
+      : eb('books.id', 'in', matchingIds(db, filter[field]!, [field])),
+  );
   if (filter.category)
-    q = q.where(
-      'books.category_id',
-      'in',
-      db.selectFrom('categories').select('categories.id').where('categories.name', '=', filter.category),
+    conditions.push(
+      eb(
+        'books.category_id',
+        'in',
+        eb.selectFrom('categories').select('categories.id').where('categories.name', '=', filter.category),
+      ),
     );
+  return conditions;
+}
+
+/** How many books meet the conditions: books alone, since a book always has its category. */
+async function countWhere(db: Kysely<Database>, conditions: Expression<SqlBool>[]): Promise<number> {
+  let q = db.selectFrom('books').select((eb) => eb.fn.countAll<number>().as('n'));
+  for (const condition of conditions) q = q.where(condition);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
