@@ -10,7 +10,7 @@ import { machine, writeResult } from './lib/report.js';
 import { cpuOf, sampleOf, startServer } from './lib/servers.js';
 
 /**
- * pnpm bench:shipped [-- --db .data/books-10000.db --seconds 5 --rounds 2]
+ * pnpm bench:shipped [-- --db .data/books-10000.db --seconds 5 --rounds 2 --only home/v2,search/title]
  *
  * The service as shipped: `node apps/cli/dist/start.js` (what `pnpm start` runs after its build), both
  * services in one process, production settings, every plugin on, its log (stdout) going to a file;
@@ -28,6 +28,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: '2' },
+    // bench:http names of the endpoints to measure, comma-separated (default: every one below)
+    only: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -48,7 +50,8 @@ const MEASURED: Record<string, string> = {
   detail: 'detail (registered reader)',
   'shelf/get': 'shelf/get',
   'search-list': 'search-list',
-  search: 'search (title or author keyword)',
+  'search/title': 'search (one keyword taken from a title)',
+  'search/mix': 'search (1,000-keyword mix)',
 };
 
 interface Shipped {
@@ -102,7 +105,10 @@ function stop(child: ChildProcess): Promise<number | null> {
 }
 
 const sample = await sampleOf(db);
-const measured = endpoints(sample, '').filter((ep) => ep.name in MEASURED);
+const only = values.only?.split(',').map((name) => name.trim());
+const measured = endpoints(sample, '').filter(
+  (ep) => ep.name in MEASURED && (!only || only.includes(ep.name)),
+);
 const bare = await startServer('bare');
 const work = mkdtempSync(join(tmpdir(), 'readlib-bench-shipped-'));
 const runs: Array<Record<string, string | number>> = [];
@@ -150,7 +156,8 @@ try {
 
 /** Per endpoint: the mean ratio to bare at each level, and what logging at info costs of it. */
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const summary = Object.values(MEASURED).map((endpoint) => {
+const summary = measured.map((ep) => {
+  const endpoint = MEASURED[ep.name]!;
   const at = (level: string) => runs.filter((r) => r.endpoint === endpoint && r.log === level);
   const info = mean(at('info').map((r) => r['ratio to bare'] as number));
   const silent = mean(at('silent').map((r) => r['ratio to bare'] as number));

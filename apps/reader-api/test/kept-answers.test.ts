@@ -9,6 +9,7 @@ import {
   findBookByFileName,
   insertBook,
   logSearch,
+  logSearches,
   recordView,
   removeShelf,
   saveRating,
@@ -65,6 +66,12 @@ const WRITES: Record<string, (w: World) => Promise<unknown>> = {
   saveShelf: async (w) => saveShelf(w.db, w.users.u2!, w.books[2]!.id, w.now()),
   removeShelf: async (w) => removeShelf(w.db, w.users.u1!, w.books[0]!.id),
   logSearch: async (w) => logSearch(w.db, `ode ${w.step % 2}`, 'u2', w.now()),
+  // what the reader's search writes: several searches together
+  logSearches: async (w) =>
+    logSearches(w.db, [
+      { keyword: `ode ${w.step % 2}`, openId: 'u2', at: w.now() },
+      { keyword: 'ode', openId: null, at: w.now() },
+    ]),
 };
 
 /**

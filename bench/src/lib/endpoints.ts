@@ -1,4 +1,4 @@
-import { type Sample, searchKeyword } from './servers.js';
+import { keywordMix, type Sample, searchKeyword, titleKeyword } from './servers.js';
 
 export interface Endpoint {
   name: string;
@@ -12,6 +12,8 @@ const at = <T>(r: () => number, a: readonly T[]) => a[Math.floor(r() * a.length)
 
 /** The endpoints of bench:http (bench:cold measures some of them), each a seeded draw of paths. */
 export function endpoints(s: Sample, token: string): Endpoint[] {
+  const titleWord = titleKeyword(s);
+  const mix = keywordMix(s, 1000);
   const shelf = (r: () => number) =>
     enc(JSON.stringify({ openId: at(r, s.openIds), fileName: at(r, s.fileNames) }));
   return [
@@ -35,6 +37,18 @@ export function endpoints(s: Sample, token: string): Endpoint[] {
       name: 'search',
       server: 'reader',
       path: (r) => `/book/search?keyword=${searchKeyword(s, r)}&openId=${at(r, s.openIds)}`,
+    },
+    // the targets' search: one keyword taken from a title, asked again and again
+    {
+      name: 'search/title',
+      server: 'reader',
+      path: (r) => `/book/search?keyword=${titleWord}&openId=${at(r, s.openIds)}`,
+    },
+    // reported beside it: 1,000 keywords drawn as above, each asked again and again
+    {
+      name: 'search/mix',
+      server: 'reader',
+      path: (r) => `/book/search?keyword=${at(r, mix)}&openId=${at(r, s.openIds)}`,
     },
     {
       name: 'search-list',

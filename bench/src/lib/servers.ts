@@ -127,6 +127,27 @@ export function searchKeyword(s: Sample, r: () => number): string {
   );
 }
 
+/**
+ * One keyword taken from a title, as a reader types a word they remember: the longest word (3-8
+ * characters) of the first sampled Latin title, or two characters of a CJK one. Every request of
+ * the "one title keyword" search asks for it, as the original clients' users repeat popular words.
+ */
+export function titleKeyword(s: Sample): string {
+  for (const title of s.titles) {
+    if (/[\u3040-\u9fff]/u.test(title)) continue;
+    const words = title.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && w.length <= 8);
+    const longest = words.sort((a, b) => b.length - a.length)[0];
+    if (longest) return encodeURIComponent(longest);
+  }
+  return encodeURIComponent(Array.from(s.titles[0] ?? 'book').slice(0, 2).join(''));
+}
+
+/** `n` keywords drawn as searchKeyword draws them, with their own seed: the same list every run. */
+export function keywordMix(s: Sample, n: number): string[] {
+  const r = rng(7);
+  return Array.from({ length: n }, () => searchKeyword(s, r));
+}
+
 /** Values to build requests from, read from the benchmark database itself. */
 export async function sampleOf(db: string, size = 2000): Promise<Sample> {
   const h = createDb(dbConfigOf(db));

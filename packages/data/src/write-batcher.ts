@@ -21,6 +21,41 @@ export function directWrites(db: Kysely<Database>): Writes {
   return { run: (work) => work(db), drain: async () => {} };
 }
 
+/**
+ * Writes of one kind made one work over the items of every caller who hands one while it waits: a
+ * search logged by 30 readers in the same moment is one multi-row insert and one count per keyword,
+ * not 30 of each. A work waits from the first item until its Writes start it (WriteBatcher: the next
+ * batch; directWrites: at once, so one item each); items handed after it started go to the next one.
+ * Every caller of a work is answered when it commits, or rejected with its error, as with `run`.
+ * The waiting work is kept per Writes, so one MergedWrite serves every app of a process.
+ */
+export class MergedWrite<I> {
+  private readonly waiting = new WeakMap<Writes, { items: I[]; done: Promise<void> }>();
+
+  constructor(
+    private readonly work: (db: Kysely<Database>, items: readonly I[]) => Promise<void>,
+    /** most items of one work (a statement's parameters are bounded) */
+    private readonly maxItems = 256,
+  ) {}
+
+  add(writes: Writes, item: I): Promise<void> {
+    const open = this.waiting.get(writes);
+    if (open && open.items.length < this.maxItems) {
+      open.items.push(item);
+      return open.done;
+    }
+    const items = [item];
+    const job = { items, done: Promise.resolve() };
+    this.waiting.set(writes, job);
+    job.done = writes.run((db) => {
+      // started: later items wait for the next work (a batch run again calls this again: same items)
+      if (this.waiting.get(writes) === job) this.waiting.delete(writes);
+      return this.work(db, items);
+    });
+    return job.done;
+  }
+}
+
 type Work = (trx: Kysely<Database>) => Promise<unknown>;
 interface Queued {
   work: Work;

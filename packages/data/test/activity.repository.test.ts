@@ -19,6 +19,7 @@ import {
   insertBook,
   listShelf,
   logSearch,
+  logSearches,
   rebuildActivityStats,
   recentReaderKeys,
   recentReaders,
@@ -228,6 +229,49 @@ describe.each(dialects)(
       await logSearch(h.db, 'old', 'c', 1);
       expect(await topKeywords(h.db, 50, 10)).toEqual([
         { keyword: 'dune', count: 3, users: 1 },
+        { keyword: '三体', count: 1, users: 1 },
+      ]);
+    });
+
+    it('searches logged together count as the same searches logged one by one', async () => {
+      // a cut at 100: searches before it are logged but not recent
+      await rebuildActivityStats(h.db, 100);
+      const entries = [
+        { keyword: 'dune', openId: 'a', at: 150 },
+        { keyword: ' DUNE', openId: 'b', at: 160 },
+        { keyword: 'dune', openId: null, at: 50 },
+        { keyword: '三体', openId: 'a', at: 170 },
+        { keyword: 'aged', openId: 'c', at: 10 },
+        { keyword: 'Ｄｕｎｅ', openId: 'a', at: 180 },
+      ];
+      await logSearches(h.db, entries);
+      await logSearches(h.db, []);
+      const counted = await h.db.selectFrom('search_stats').selectAll().orderBy('keyword').execute();
+      const logged = await h.db
+        .selectFrom('search_log')
+        .select(['keyword', 'open_id'])
+        .orderBy('id')
+        .execute();
+      expect(logged).toEqual([
+        { keyword: 'dune', open_id: 'a' },
+        { keyword: 'dune', open_id: 'b' },
+        { keyword: 'dune', open_id: null },
+        { keyword: '三体', open_id: 'a' },
+        { keyword: 'aged', open_id: 'c' },
+        { keyword: 'dune', open_id: 'a' },
+      ]);
+      // what the counts would be from the log itself (which has no row for a keyword without recent searches)
+      await rebuildActivityStats(h.db, 100);
+      expect(await h.db.selectFrom('search_stats').selectAll().orderBy('keyword').execute()).toEqual(
+        counted.filter((r) => Number(r.recent) > 0),
+      );
+      expect(counted.map((r) => [r.keyword, Number(r.recent)])).toEqual([
+        ['aged', 0],
+        ['dune', 3],
+        ['三体', 1],
+      ]);
+      expect(await topKeywords(h.db, 100, 10)).toEqual([
+        { keyword: 'dune', count: 3, users: 2 },
         { keyword: '三体', count: 1, users: 1 },
       ]);
     });

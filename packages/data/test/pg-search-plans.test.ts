@@ -7,6 +7,7 @@ import {
   type DbHandle,
   listBooksAdmin,
   logSearch,
+  logSearches,
   rebuildBookValues,
   searchBooks,
   searchFacet,
@@ -245,6 +246,14 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
     expect(page).toHaveLength(1);
     const log = await statementsOf(() => logSearch(h.db, 'zephyr', null, Date.now()));
     expect(log.map((s) => s.text)).toEqual([expect.stringContaining('insert into search_stats')]);
+    // searches logged together: still one statement
+    const entries = ['zephyr', 'Zephyr', 'quartz'].map((keyword) => ({
+      keyword,
+      openId: null,
+      at: Date.now(),
+    }));
+    const together = await statementsOf(() => logSearches(h.db, entries));
+    expect(together.map((s) => s.text)).toEqual([expect.stringContaining('insert into search_stats')]);
   });
 
   it('facet values of a rare keyword are read from their trigram index, not by scanning every value', async () => {

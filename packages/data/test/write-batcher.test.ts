@@ -5,9 +5,13 @@ import {
   bookStats,
   countShelf,
   type DbHandle,
+  directWrites,
   insertBook,
   logSearch,
+  logSearches,
+  MergedWrite,
   recordView,
+  type SearchLogEntry,
   saveRating,
   saveShelf,
   upsertUser,
@@ -113,5 +117,66 @@ describe.each(dialects)('WriteBatcher on $name', (dialect) => {
       batcher.run((db) => saveShelf(db, users[0]!, book.id, 2)),
     ]);
     expect([added, again]).toEqual([true, false]);
+  });
+
+  describe('MergedWrite', () => {
+    const searched = (keyword: string, at: number): SearchLogEntry => ({ keyword, openId: null, at });
+    /** the search log merged, with the number of items of each work */
+    const countedLog = (maxItems?: number) => {
+      const calls: number[] = [];
+      const merged = new MergedWrite<SearchLogEntry>((db, items) => {
+        calls.push(items.length);
+        return logSearches(db, items);
+      }, maxItems);
+      return { calls, merged };
+    };
+    const logged = async () =>
+      (await h.db.selectFrom('search_log').select('keyword').orderBy('id').execute()).map((r) => r.keyword);
+
+    it('makes the items handed while its work waits one work: one call, every caller answered after the commit', async () => {
+      const batcher = new WriteBatcher(h.db);
+      const { calls, merged } = countedLog();
+      const answered = ['dune', 'Dune', 'emma'].map((k, i) => merged.add(batcher, searched(k, i)));
+      // in the same batch as other writes
+      const other = batcher.run((db) => saveShelf(db, users[0]!, book.id, 1));
+      await Promise.all([...answered, other]);
+      expect(calls).toEqual([3]);
+      expect(await logged()).toEqual(['dune', 'dune', 'emma']);
+      // handed after that work started: the next one
+      await merged.add(batcher, searched('late', 9));
+      expect(calls).toEqual([3, 1]);
+    });
+
+    it('starts another work when one holds its most items, and one per item on direct writes', async () => {
+      const batcher = new WriteBatcher(h.db);
+      const { calls, merged } = countedLog(2);
+      await Promise.all(['a1', 'a2', 'a3', 'a4', 'a5'].map((k, i) => merged.add(batcher, searched(k, i))));
+      expect(calls).toEqual([2, 2, 1]);
+      const direct = directWrites(h.db);
+      await Promise.all(['b1', 'b2'].map((k, i) => merged.add(direct, searched(k, i))));
+      expect(calls).toEqual([2, 2, 1, 1, 1]);
+      expect(await logged()).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2']);
+    });
+
+    it('rejects every caller of a failed work, and only them', async () => {
+      const batcher = new WriteBatcher(h.db);
+      const boom = new Error('refused');
+      const merged = new MergedWrite<SearchLogEntry>(async (db, items) => {
+        await logSearches(db, items);
+        if (items.some((i) => i.keyword === 'bad')) throw boom;
+      });
+      const results = await Promise.allSettled([
+        merged.add(batcher, searched('good', 1)),
+        merged.add(batcher, searched('bad', 2)),
+        batcher.run((db) => saveShelf(db, users[0]!, book.id, 1)),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+      expect((results[0] as PromiseRejectedResult).reason).toBe(boom);
+      // the failed work took nothing with it; the shelf write committed
+      expect(await logged()).toEqual([]);
+      expect(await countShelf(h.db)).toBe(1);
+      await merged.add(batcher, searched('again', 3));
+      expect(await logged()).toEqual(['again']);
+    });
   });
 });

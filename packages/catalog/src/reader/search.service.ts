@@ -10,8 +10,10 @@ import {
   categoryCounts,
   categoryIdsIn,
   foldedCategoryNames,
-  logSearch,
+  logSearches,
+  MergedWrite,
   type SearchListFilter,
+  type SearchLogEntry,
   searchBooks,
   searchFacet,
   searchList,
@@ -20,7 +22,7 @@ import { toBookSummary } from '../book.mapper.js';
 import { givenText } from '../filters.js';
 import { paging } from '../paging.js';
 import type { CatalogView } from './catalog-view.js';
-import { type ReaderContext, syncCatalog, write } from './reader-context.js';
+import { type ReaderContext, syncCatalog } from './reader-context.js';
 
 const GROUP_MAX = 10;
 
@@ -49,9 +51,17 @@ export async function search(ctx: ReaderContext, input: SearchInput, log = true)
     page.limit <= PAGE_SIZE_DEFAULT
       ? view.answer(`search:${page.offset}:${page.limit}:${keyword}`, compute)
       : compute(),
-    log ? write(ctx, (db) => logSearch(db, keyword, input.openId || null, ctx.now())) : undefined,
+    log ? logReaderSearch(ctx, keyword, input.openId || null) : undefined,
   ]);
   return result;
+}
+
+/** The searches of a moment, logged by one write: their rows in one insert, each keyword counted once. */
+const searchLog = new MergedWrite<SearchLogEntry>(logSearches);
+
+/** Logs a reader's (or an app's) search; resolves once it is committed with the others of its write. */
+export function logReaderSearch(ctx: ReaderContext, keyword: string, openId: string | null): Promise<void> {
+  return searchLog.add(ctx.writes, { keyword, openId, at: ctx.now() });
 }
 
 async function answer(

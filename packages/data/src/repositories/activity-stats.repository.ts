@@ -70,17 +70,33 @@ export async function countBookRating(
     .execute();
 }
 
-/** Part of logSearch's transaction. */
-export async function countSearch(trx: Db, keyword: string, at: number): Promise<void> {
-  const recent = at >= (await cutFor(trx, 'searches')) ? 1 : 0;
-  await trx
+/**
+ * Part of logSearches' transaction: each keyword's count moved once, by its searches at or after the
+ * cut (a keyword whose searches are all older still gets its row). Keywords in their order, so two
+ * transactions lock the counts they share in the same order.
+ */
+export async function countKeywordSearches(
+  trx: Db,
+  searches: ReadonlyArray<{ keyword: string; at: number }>,
+): Promise<void> {
+  const cut = await cutFor(trx, 'searches');
+  const recent = new Map<string, number>();
+  for (const { keyword, at } of searches)
+    recent.set(keyword, (recent.get(keyword) ?? 0) + (at >= cut ? 1 : 0));
+  for (const keyword of [...recent.keys()].sort()) await countKeyword(trx, keyword, recent.get(keyword)!);
+}
+
+// every search's transaction: built once
+const countKeyword = compiledStatement((db, keyword: string, recent: number) =>
+  db
     .insertInto('search_stats')
     .values({ keyword, recent })
     .onConflict((oc) =>
-      oc.column('keyword').doUpdateSet((eb) => ({ recent: eb('search_stats.recent', '+', recent) })),
-    )
-    .execute();
-}
+      oc
+        .column('keyword')
+        .doUpdateSet((eb) => ({ recent: eb('search_stats.recent', '+', eb.ref('excluded.recent')) })),
+    ),
+);
 
 /**
  * Moves the cut of `name` up to `to`, subtracting the events in [cut, to) from the recent counts, in

@@ -3,7 +3,7 @@ import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { longRead } from '../sqlite/read-worker.js';
 import { inTransaction } from '../write-batcher.js';
-import { countSearch } from './activity-stats.repository.js';
+import { countKeywordSearches } from './activity-stats.repository.js';
 
 /**
  * The form a keyword is logged and counted in. Search matches case-insensitively, so `Dune`, `dune`,
@@ -14,39 +14,63 @@ export function foldKeyword(keyword: string): string {
   return keyword.normalize('NFKC').toLowerCase().trim().replace(/\s+/g, ' ');
 }
 
-/** Logs a search (decisions.md §3: keyword, openId if any, time), its keyword folded by foldKeyword. */
-export async function logSearch(
-  db: Kysely<Database>,
-  keyword: string,
-  openId: string | null,
-  now = Date.now(),
-) {
-  const folded = foldKeyword(keyword);
+/** A search to log (decisions.md §3: keyword, openId if any, time). */
+export interface SearchLogEntry {
+  keyword: string;
+  openId: string | null;
+  at: number;
+}
+
+/** Logs a search, its keyword folded by foldKeyword. */
+export function logSearch(db: Kysely<Database>, keyword: string, openId: string | null, now = Date.now()) {
+  return logSearches(db, [{ keyword, openId, at: now }]);
+}
+
+/**
+ * Logs searches together: their rows in one insert, and each keyword counted once by its number of
+ * searches (a popular keyword searched by many readers at once moves its count once, not once each).
+ */
+export async function logSearches(db: Kysely<Database>, entries: readonly SearchLogEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const rows = entries.map((e) => ({ keyword: foldKeyword(e.keyword), open_id: e.openId, created_at: e.at }));
   if (dialectOf(db) === 'postgres') {
-    await pgLogSearch(db, folded, openId, now);
+    await pgLogSearches(db, rows);
     return;
   }
   await inTransaction(db, async (trx) => {
-    await trx
-      .insertInto('search_log')
-      .values({ keyword: folded, open_id: openId, created_at: now })
-      .execute();
-    await countSearch(trx, folded, now);
+    // three parameters a row: well under SQLite's bound of a statement's parameters
+    for (let i = 0; i < rows.length; i += 1000)
+      await trx
+        .insertInto('search_log')
+        .values(rows.slice(i, i + 1000))
+        .execute();
+    await countKeywordSearches(
+      trx,
+      rows.map((r) => ({ keyword: r.keyword, at: r.created_at })),
+    );
   });
 }
 
 /**
- * PostgreSQL: the log row and the keyword's count in one statement, so one round trip where a
+ * PostgreSQL: the log rows and the keywords' counts in one statement, so one round trip where a
  * transaction of its own took five (begin, insert, the cut, the count, commit). A statement is atomic
  * by itself, and inside a caller's transaction (a group commit) it is one of its statements. The cut
- * is share-locked as countSearch locks it: a sweep moving it waits for this statement's transaction,
- * so a search counted as recent is never also subtracted as aged.
+ * is share-locked as countKeywordSearches locks it: a sweep moving it waits for this statement's
+ * transaction, so a search counted as recent is never also subtracted as aged. Keywords are counted
+ * in their order, so two such statements lock the counts they share in the same order.
  */
-async function pgLogSearch(db: Kysely<Database>, keyword: string, openId: string | null, at: number) {
+async function pgLogSearches(
+  db: Kysely<Database>,
+  rows: Array<{ keyword: string; open_id: string | null; created_at: number }>,
+) {
   await sql`with cut as (select upto from stat_cuts where name = 'searches' for share),
-      logged as (insert into search_log (keyword, open_id, created_at) values (${keyword}, ${openId}, ${at}))
+      given as (
+        select * from unnest(${rows.map((r) => r.keyword)}::text[], ${rows.map((r) => r.open_id)}::text[],
+          ${rows.map((r) => r.created_at)}::bigint[]) as g (keyword, open_id, created_at)),
+      logged as (insert into search_log (keyword, open_id, created_at) select keyword, open_id, created_at from given)
     insert into search_stats (keyword, recent)
-      select ${keyword}, case when ${at} >= coalesce((select upto from cut), 0) then 1 else 0 end
+      select keyword, count(*) filter (where created_at >= coalesce((select upto from cut), 0))
+      from given group by keyword order by keyword
     on conflict (keyword) do update set recent = search_stats.recent + excluded.recent`.execute(db);
 }
 

@@ -2,7 +2,6 @@ import { invalid, notFound, OPDS_PAGE_SIZE } from '@readlib/contracts';
 import {
   type BookRow,
   bookIdsWithValue,
-  logSearch,
   newestBookIds,
   popularValues,
   searchList,
@@ -12,8 +11,8 @@ import { findBook } from '../book.service.js';
 import type { CatalogView } from '../catalog-view.js';
 import { categoryList, HOME_SIZES } from '../home.service.js';
 import { hotIds } from '../pools.js';
-import { type ReaderContext, syncCatalog, write } from '../reader-context.js';
-import { search } from '../search.service.js';
+import { type ReaderContext, syncCatalog } from '../reader-context.js';
+import { logReaderSearch, search } from '../search.service.js';
 import type {
   FeedKind,
   FeedPaging,
@@ -90,7 +89,7 @@ export async function planOpdsPublication(ctx: ReaderContext, fileName: string):
  */
 export function logOpdsSearch(ctx: ReaderContext, query: string): Promise<void> {
   const keyword = query.trim();
-  return keyword ? write(ctx, (db) => logSearch(db, keyword, null, ctx.now())) : Promise.resolve();
+  return keyword ? logReaderSearch(ctx, keyword, null) : Promise.resolve();
 }
 
 /**
