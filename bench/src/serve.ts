@@ -51,6 +51,9 @@ if (values.kind === 'bare') {
   const config = loadConfig(env, { dotenv: false });
   const handle = createDb(config.database, {
     checkpoints: process.env.BENCH_CHECKPOINTS === 'inline' ? 'inline' : 'background',
+    // as the services open it (PostgreSQL: answers kept until a commit is heard); BENCH_PG_VERSIONS_READ=1
+    // reads the versions at every request instead, as before the commit notifications
+    ...(process.env.BENCH_PG_VERSIONS_READ ? {} : { commitNotifications: {} }),
   });
   // BENCH_CHECKPOINT_LOG=1: every restart of the log (and any failure) on stderr, with this process's pid
   // and the time (ms, last five digits); =all: every passive pass too

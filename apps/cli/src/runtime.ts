@@ -50,6 +50,13 @@ export async function openRuntime(
       ...base,
       checkpoints: 'background',
       statementTimeoutMs: config.databaseTimeouts.statementMs,
+      // PostgreSQL: the reader keeps its answers until a commit of any process is heard
+      commitNotifications: {
+        onLost: (err) =>
+          console.warn(
+            `[readlib] not listening for commits (${err.message}); reading versions at every request until it listens again`,
+          ),
+      },
     });
   }
   const store = new FileStore(config.storageDir);

@@ -18,6 +18,10 @@ async function serve(): Promise<void> {
     statementTimeoutMs: config.databaseTimeouts.statementMs,
     // into the service's log once it runs; the pool replaces the connection on its own
     onIdleConnectionError: (err) => app?.log.warn({ err }, 'idle database connection lost'),
+    // PostgreSQL: answers are kept until a commit of any process is heard
+    commitNotifications: {
+      onLost: (err) => app?.log.warn({ err }, 'not listening for commits: versions read at every request'),
+    },
   });
   try {
     await assertSchemaCurrent(handle.db);

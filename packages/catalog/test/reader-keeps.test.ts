@@ -18,7 +18,7 @@ describe.each(dialects)('the reader keeps on $name', (dialect) => {
     return { entries, tag: String(n) };
   };
 
-  it('reuses a shelf until the next commit where the dialect tells commits (SQLite), never on PostgreSQL', async () => {
+  it('reuses a shelf until the next commit where the handle tells commits (SQLite), never on PostgreSQL without a commit listener', async () => {
     const keeps = new ReaderKeeps();
     let reads = 0;
     const read = async () => {

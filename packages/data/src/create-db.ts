@@ -3,6 +3,8 @@ import pg from 'pg';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
+import { CommitListener, CommitTellingDialect } from './postgres/commit-notifications.js';
+import { setNotifiedCommitStamp } from './sqlite/commit-probe.js';
 import { openSqliteFile, openSqliteMemory } from './sqlite/open-db.js';
 import type { WalCheckpointer } from './sqlite/wal-checkpointer.js';
 
@@ -18,6 +20,8 @@ export interface DbHandle {
   destroy(): Promise<void>;
   /** the background checkpointer of a SQLite file opened with `checkpoints: 'background'` */
   checkpointer?: WalCheckpointer;
+  /** PostgreSQL opened with `commitNotifications`: where its commit stamps come from */
+  commitListener?: CommitListener;
 }
 
 export interface CreateDbOptions {
@@ -44,6 +48,13 @@ export interface CreateDbOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: `statement_timeout` of every connection (default: none; migrations must not have one) */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: listen for the commits of every process (LISTEN/NOTIFY on a connection of its own), so
+   * that `commitStamp` tells when what readers keep may have changed, as SQLite's wal-index does, and a
+   * reader keeps its answers instead of reading the versions at every request. For the services; a
+   * one-shot tool does not need it. `onLost` is told when listening stops (it starts again by itself).
+   */
+  commitNotifications?: { onLost?: (err: Error) => void };
   /**
    * SQLite files: how long a write waits for the write lock another process holds (default
    * DEFAULT_LOCK_WAIT_MS), then fails with SQLITE_BUSY (a 503 in the services). The wait does not stop reads.
@@ -92,14 +103,37 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     // ends the process. Its query fails by itself, as a 503 the request log shows,
     // and the pool drops the dead client, so this listener only keeps the process alive.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const listener = options.commitNotifications
+      ? new CommitListener({
+          client: {
+            connectionString: config.url,
+            keepAlive: true,
+            ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
+          },
+          ...(options.commitNotifications.onLost ? { onLost: options.commitNotifications.onLost } : {}),
+        })
+      : undefined;
+    const db = new Kysely<Database>({
+      dialect: listener
+        ? new CommitTellingDialect({ pool }, () => listener.moved())
+        : new PostgresDialect({ pool }),
+    });
+    if (listener) setNotifiedCommitStamp(db, () => listener.stamp());
     trackPool(db, () => ({
       dialect: 'postgres',
       total: pool.totalCount,
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }));
-    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      destroy: async () => {
+        await listener?.close();
+        await db.destroy();
+      },
+      ...(listener ? { commitListener: listener } : {}),
+    };
   }
   if (config.file === ':memory:') return openSqliteMemory();
   return openSqliteFile(config.file, options);

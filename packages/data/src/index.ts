@@ -8,6 +8,7 @@ export { DEFAULT_CATEGORIES, UNCATEGORISED_ID } from './migrations/default-categ
 export { migrations } from './migrations/index.js';
 export * from './planner-statistics.js';
 export { type PoolStats, poolStats } from './pool-stats.js';
+export { CommitListener, commitChannel } from './postgres/commit-notifications.js';
 export * from './repositories/activity-stats.repository.js';
 export * from './repositories/admin-book.repository.js';
 export * from './repositories/book.repository.js';

@@ -18,6 +18,7 @@ import * as viewDaysOffset from './2026-11-23T1400-view-days-offset.js';
 import * as profileVersion from './2026-11-23T1600-profile-version.js';
 import * as bookReadersByUser from './2026-11-24T1000-book-readers-by-user.js';
 import * as searchPlannerStatistics from './2026-11-26T1000-search-planner-statistics.js';
+import * as commitNotifications from './2026-11-26T1200-commit-notifications.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1600-profile-version': profileVersion,
   '2026-11-24T1000-book-readers-by-user': bookReadersByUser,
   '2026-11-26T1000-search-planner-statistics': searchPlannerStatistics,
+  '2026-11-26T1200-commit-notifications': commitNotifications,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

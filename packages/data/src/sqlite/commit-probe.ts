@@ -20,17 +20,24 @@ export function setCommitProbe(db: object, connection: SQLite.Database, shmFd?: 
   sources.set(db, header ? 'wal-index' : 'data_version');
 }
 
-const sources = new WeakMap<object, 'wal-index' | 'data_version'>();
+type StampSource = 'wal-index' | 'data_version' | 'notifications';
+const sources = new WeakMap<object, StampSource>();
+
+/** PostgreSQL: `db`'s stamps are those of its CommitListener (postgres/commit-notifications.ts). */
+export function setNotifiedCommitStamp(db: object, stamp: () => number | undefined): void {
+  probes.set(db, stamp);
+  sources.set(db, 'notifications');
+}
 
 /** Where `db`'s stamps come from (tests, diagnostics); undefined where it has none. */
-export function commitStampSource(db: object): 'wal-index' | 'data_version' | undefined {
+export function commitStampSource(db: object): StampSource | undefined {
   return sources.get(db);
 }
 
 /**
  * A number that differs from any earlier one of `db` once anything has been committed to the database
- * since, by any process; undefined where the dialect tells nothing of the kind (PostgreSQL, an
- * in-memory database, a transaction). Reads made after taking it see at least what it stands for, so a
+ * since, by any process; undefined where the dialect tells nothing of the kind (PostgreSQL without
+ * a commit listener or while it does not listen, an in-memory database, a transaction). Reads made after taking it see at least what it stands for, so a
  * value read after taking stamp `s` is still the database's while `commitStamp(db) === s`. The check
  * must stay far cheaper than the read it saves: one pread, no statement.
  */

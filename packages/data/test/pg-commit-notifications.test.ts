@@ -1,0 +1,109 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  commitStamp,
+  commitStampSource,
+  createDb,
+  type DbConfig,
+  type DbHandle,
+  insertBook,
+  logSearch,
+  recordView,
+  saveShelf,
+  upsertUser,
+} from '../src/index.js';
+import { hearsItself } from '../src/postgres/commit-notifications.js';
+import { sampleBook, testDialects } from '../src/testing/index.js';
+
+// PostgreSQL has no commit counter to read without a round trip: a service's handle listens for the
+// commits of every process (the triggers of migration 2026-11-26T1200 notify at commit) and counts
+// its own writes. Here `other` stands for another process (the admin API of another replica, the CLI)
+// and `service` for a reader's handle.
+const postgres = (await testDialects()).find((d) => d.name === 'postgres');
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 5000; !check(); await sleep(10))
+    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`);
+}
+
+describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
+  let other: DbHandle & { config: DbConfig };
+  let service: DbHandle;
+  beforeEach(async () => {
+    other = await postgres!.create();
+    service = createDb(other.config, { commitNotifications: {} });
+    await service.commitListener!.ready;
+  });
+  afterEach(async () => {
+    await service?.destroy();
+    await other?.destroy();
+  });
+
+  it('a commit of another process moves the stamp once heard; reads and the logs do not move it', async () => {
+    const before = commitStamp(service.db);
+    expect(before).toBeTypeOf('number');
+    expect(commitStampSource(service.db)).toBe('notifications');
+    await sql`select count(*) from books`.execute(service.db);
+    expect(commitStamp(service.db)).toBe(before);
+    // a search log alone notifies nothing; a registration (one transaction) notifies once
+    await logSearch(other.db, 'dune', null, 1);
+    await upsertUser(other.db, { openId: 'o1', platform: 'wx' });
+    await until(() => commitStamp(service.db) !== before, 'the registration heard');
+    await sleep(100);
+    expect(commitStamp(service.db)).toBe(before! + 1);
+    // a view (its log row, the reader's row and the counts in one transaction): once more
+    const book = await insertBook(other.db, sampleBook(), []);
+    const user = await upsertUser(other.db, { openId: 'o2', platform: 'wx' });
+    const seen = commitStamp(service.db);
+    await recordView(other.db, user.id, book.id, 5);
+    await until(() => commitStamp(service.db) !== seen, 'the view heard');
+  });
+
+  it("this process's write moves the stamp as soon as it returns, a transaction's at its commit", async () => {
+    const book = await insertBook(other.db, sampleBook(), []);
+    const user = await upsertUser(other.db, { openId: 'o1', platform: 'wx' });
+    await sleep(100);
+    const before = commitStamp(service.db)!;
+    await saveShelf(service.db, user.id, book.id, 1);
+    expect(commitStamp(service.db)).toBeGreaterThan(before);
+    let inside = 0;
+    await service.db.transaction().execute(async (trx) => {
+      await sql`select 1`.execute(trx);
+      inside = commitStamp(service.db)!;
+    });
+    expect(commitStamp(service.db)).toBeGreaterThan(inside);
+  });
+
+  it('is unknown while the listening connection is down, and moves when it listens again', async () => {
+    const before = commitStamp(service.db)!;
+    const pid = service.commitListener!.backendPid!;
+    await sql`select pg_terminate_backend(${pid})`.execute(other.db);
+    await until(() => commitStamp(service.db) === undefined, 'the loss noticed');
+    // a commit made while nobody listened is not missed: listening again moves the stamp
+    await upsertUser(other.db, { openId: 'unheard', platform: 'wx' });
+    await until(() => commitStamp(service.db) !== undefined, 'listening again');
+    expect(commitStamp(service.db)).toBeGreaterThan(before);
+    expect(service.commitListener!.backendPid).not.toBe(pid);
+  });
+
+  it('listens only once it hears its own notification (a pooler in transaction mode would not pass it on)', async () => {
+    const url = (other.config as { url: string }).url;
+    const deaf = new pg.Client({ connectionString: url });
+    await deaf.connect();
+    try {
+      // a connection that never listened stands for one whose notifications go elsewhere
+      await expect(hearsItself(deaf, 'readlib_commit:nowhere')).rejects.toThrow(/did not hear/);
+      await deaf.query(`listen "readlib_commit:here"`);
+      await expect(hearsItself(deaf, 'readlib_commit:here')).resolves.toBeUndefined();
+    } finally {
+      await deaf.end();
+    }
+  });
+
+  it('a handle without notifications has no stamp, as before', async () => {
+    expect(commitStamp(other.db)).toBeUndefined();
+    expect(commitStampSource(other.db)).toBeUndefined();
+  });
+});
