@@ -62,7 +62,9 @@ export function keywords(n: number): Array<{ kw: string; kind: string }> {
 }
 
 const list = keywords(count);
-const h = createDb(dbConfigOf(db));
+// opened as the services open it (PostgreSQL: versions read only when a commit was heard)
+const h = createDb(dbConfigOf(db), { commitNotifications: {} });
+await h.commitListener?.ready;
 // the keeps as the app wires them (category counts, the most frequent facet values); each keyword is
 // searched once, so no answer is served from a keep
 const ctx: ReaderContext = {

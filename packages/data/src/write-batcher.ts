@@ -47,11 +47,16 @@ export class MergedWrite<I> {
     const items = [item];
     const job = { items, done: Promise.resolve() };
     this.waiting.set(writes, job);
+    const started = () => {
+      if (this.waiting.get(writes) === job) this.waiting.delete(writes);
+    };
     job.done = writes.run((db) => {
       // started: later items wait for the next work (a batch run again calls this again: same items)
-      if (this.waiting.get(writes) === job) this.waiting.delete(writes);
+      started();
       return this.work(db, items);
     });
+    // a batch that failed before running it (its begin) settles it too: nothing may join it then
+    job.done.then(started, started);
     return job.done;
   }
 }

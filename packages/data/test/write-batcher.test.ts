@@ -16,6 +16,7 @@ import {
   saveShelf,
   upsertUser,
   WriteBatcher,
+  type Writes,
 } from '../src/index.js';
 import { sampleBook, testDialects } from '../src/testing/index.js';
 
@@ -156,6 +157,22 @@ describe.each(dialects)('WriteBatcher on $name', (dialect) => {
       await Promise.all(['b1', 'b2'].map((k, i) => merged.add(direct, searched(k, i))));
       expect(calls).toEqual([2, 2, 1, 1, 1]);
       expect(await logged()).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2']);
+    });
+
+    it('takes no item into a work whose batch failed before running it', async () => {
+      const { calls, merged } = countedLog();
+      const refused = new Error('no transaction');
+      let failing = true;
+      const batcher = new WriteBatcher(h.db);
+      const flaky: Writes = {
+        run: (work) => (failing ? Promise.reject(refused) : batcher.run(work)),
+        drain: () => batcher.drain(),
+      };
+      await expect(merged.add(flaky, searched('lost', 1))).rejects.toBe(refused);
+      failing = false;
+      await merged.add(flaky, searched('kept', 2));
+      expect(calls).toEqual([1]);
+      expect(await logged()).toEqual(['kept']);
     });
 
     it('rejects every caller of a failed work, and only them', async () => {
