@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createDb,
-  type Database,
   type DbConfig,
   type DbHandle,
   insertBook,
@@ -10,31 +9,13 @@ import {
   upsertUser,
 } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
-import type { CompiledQuery, Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bookDetail, planBookDetail, planShelf } from '../src/index.js';
-import { readerContext } from './context.js';
+import { readerContext, statementsOf } from './context.js';
 
 // A reader on PostgreSQL whose handle listens for commits keeps its answers as a reader on SQLite
 // does: no statement for a kept detail or shelf, and another process's change is answered once heard.
 const postgres = (await testDialects()).find((d) => d.name === 'postgres');
-
-/** The statements `work` runs on `db`. */
-async function statementsOf(db: Kysely<Database>, work: () => Promise<unknown>): Promise<string[]> {
-  const executor = db.getExecutor() as unknown as { executeQuery: (q: CompiledQuery) => unknown };
-  const original = executor.executeQuery;
-  const sent: string[] = [];
-  executor.executeQuery = function recorded(this: unknown, q: CompiledQuery) {
-    sent.push(q.sql);
-    return original.call(this, q);
-  };
-  try {
-    await work();
-  } finally {
-    executor.executeQuery = original;
-  }
-  return sent;
-}
 
 const shelfOfO1 = async (ctx: ReturnType<typeof readerContext>) => (await planShelf(ctx, 'o1')).entries();
 

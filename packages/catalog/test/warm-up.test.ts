@@ -1,11 +1,11 @@
 import { insertBook } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { homeRows } from '../src/reader/home.service.js';
-import type { ReaderContext } from '../src/reader/reader-context.js';
+import { FREE_READ_ROUND_MS, homeRows } from '../src/reader/home.service.js';
+import { type ReaderContext, syncCatalog } from '../src/reader/reader-context.js';
 import { ReaderKeeps } from '../src/reader/reader-keeps.js';
 import { warmReader } from '../src/reader/warm-up.js';
-import { readerContext } from './context.js';
+import { readerContext, statementsOf } from './context.js';
 
 const dialects = await testDialects();
 const banner = { img: 'b.png', title: 'Banner', subTitle: '', url: '' };
@@ -54,6 +54,36 @@ describe.each(dialects)('warmReader on $name', (dialect) => {
     expect((await homeRows(cold, undefined, banner)).category.map((c) => c.categoryText)).toContain(
       'Renamed',
     );
+  });
+
+  it("keeps the rows of the books recommendations draw from: pages read no book's row", async () => {
+    // more books than a home page draws while warming up
+    for (let i = 0; i < 40; i++) await insertBook(h.db, sampleBook({ category_id: 1 + (i % 2) }), []);
+    await warmReader(ctx, banner);
+    const view = await syncCatalog(ctx);
+    const lists = await view.newestListsOf([1, 2], 200);
+    expect(lists.flat()).toHaveLength(46);
+    expect(await statementsOf(h.db, () => view.booksByIds(lists.flat()))).toEqual([]);
+    const pages = await statementsOf(h.db, async () => {
+      for (let i = 0; i < 5; i++) await homeRows(ctx, undefined, banner);
+    });
+    // the draws themselves (ids of random positions, for the anonymous recommendation's top-up) are
+    // made per page; the rows of what they draw are kept
+    expect(pages.filter((sql) => /"books"\."id" in/.test(sql))).toEqual([]);
+  });
+
+  it('reads the rows of the freeRead pool with the pool, once a round', async () => {
+    for (let i = 0; i < 40; i++) await insertBook(h.db, sampleBook({ category_id: 1 + (i % 2) }), []);
+    const at = 3_600_000;
+    const cold = readerContext(h.db, { now: () => at });
+    await homeRows(cold, undefined, banner);
+    const view = await syncCatalog(cold);
+    const pool = await view.answer<number[]>(`home:freeRead:${Math.floor(at / FREE_READ_ROUND_MS)}`, () =>
+      Promise.reject(new Error('the pool was not kept')),
+    );
+    // the pool is larger than this catalogue: every book
+    expect(pool).toHaveLength(46);
+    expect(await statementsOf(h.db, () => view.booksByIds(pool))).toEqual([]);
   });
 
   it('fails as its reads fail, so the caller can start without it', async () => {

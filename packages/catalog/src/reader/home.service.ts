@@ -88,10 +88,13 @@ export async function homeRows(
 export async function warmHome(ctx: ReaderContext, banner: Banner): Promise<void> {
   const home = await homeRows(ctx, undefined, banner);
   const view = await syncCatalog(ctx);
-  await view.newestListsOf(
+  const lists = await view.newestListsOf(
     home.category.map((c) => c.category),
     PER_CATEGORY_POOL,
   );
+  // and their books' rows: a recommendation draws 3 of a reader's 600 candidates, so without them
+  // most home pages read a row or two for long after the start (a round trip each on PostgreSQL)
+  await view.booksByIds(lists.flat());
 }
 
 /**
@@ -150,9 +153,12 @@ export async function freeReadBatch(ctx: ReaderContext): Promise<BookSummary[]> 
 async function homeFreeRead(ctx: ReaderContext, view: CatalogView): Promise<BookRow[]> {
   const k = HOME_SIZES.freeRead;
   const round = Math.floor(ctx.now() / FREE_READ_ROUND_MS);
-  const pool = await view.answer(`home:freeRead:${round}`, () =>
-    randomBookIds(ctx.db, FREE_READ_POOL, new Set(), view.bookCount),
-  );
+  const pool = await view.answer(`home:freeRead:${round}`, async () => {
+    const ids = await randomBookIds(ctx.db, FREE_READ_POOL, new Set(), view.bookCount);
+    // the pool's rows in one read, rather than the first home pages of the minute reading a few each
+    await view.booksByIds(ids);
+    return ids;
+  });
   // a book deleted since the pool was drawn is replaced by a uniform draw from the catalogue
   return booksTopped(view, sample(pool, k), k);
 }
