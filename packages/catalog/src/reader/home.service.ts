@@ -23,6 +23,7 @@ import { shelfOf } from './kept-reads.js';
 import { topCategories } from './liked-categories.js';
 import { booksTopped, hotIds, randomRows, wellRatedIds, windowViewed } from './pools.js';
 import { HOT_WINDOW_MS, type ReaderContext, syncCatalog } from './reader-context.js';
+import { KEEP_BOUNDS } from './reader-keeps.js';
 import { sample, sampleFromLists } from './sample.js';
 import { findUserKey } from './user.service.js';
 
@@ -93,9 +94,14 @@ export async function warmHome(ctx: ReaderContext, banner: Banner): Promise<void
     PER_CATEGORY_POOL,
   );
   // and their books' rows: a recommendation draws 3 of a reader's 600 candidates, so without them
-  // most home pages read a row or two for long after the start (a round trip each on PostgreSQL)
-  await view.booksByIds(lists.flat());
+  // most home pages read a row or two for long after the start (a round trip each on PostgreSQL). In
+  // reads of a bounded size, and no more than half the rows the process keeps (many categories)
+  const ids = lists.flat().slice(0, KEEP_BOUNDS.books / 2);
+  for (let i = 0; i < ids.length; i += PREFETCH_READ) await view.booksByIds(ids.slice(i, i + PREFETCH_READ));
 }
+
+/** Book rows read by one statement when rows are read ahead (well under SQLite's bound of parameters). */
+const PREFETCH_READ = 500;
 
 /**
  * The categories a reader engaged with most (their liked categories): each book they engaged with
