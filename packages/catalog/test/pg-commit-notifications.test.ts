@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createDb,
   type DbConfig,
@@ -9,7 +8,7 @@ import {
   upsertUser,
 } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bookDetail, planBookDetail, planShelf } from '../src/index.js';
 import { readerContext, statementsOf } from './context.js';
 
@@ -19,10 +18,8 @@ const postgres = (await testDialects()).find((d) => d.name === 'postgres');
 
 const shelfOfO1 = async (ctx: ReturnType<typeof readerContext>) => (await planShelf(ctx, 'o1')).entries();
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (const deadline = Date.now() + 5000; !(await check()); await sleep(10))
-    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`);
-}
+/** as long as a notification may take to arrive here */
+const HEARD = { timeout: 5000, interval: 10 };
 
 describe.skipIf(!postgres)('a reader on PostgreSQL listening for commits', () => {
   let other: DbHandle & { config: DbConfig };
@@ -54,10 +51,10 @@ describe.skipIf(!postgres)('a reader on PostgreSQL listening for commits', () =>
     expect(await statementsOf(service!.db, () => shelfOfO1(ctx))).toEqual([]);
 
     await updateBook(other.db, book.file_name, { title: 'After' });
-    await until(async () => (await bookDetail(ctx, book.file_name)).title === 'After', 'the new title');
+    await vi.waitFor(async () => expect((await bookDetail(ctx, book.file_name)).title).toBe('After'), HEARD);
     const second = await insertBook(other.db, sampleBook({ title: 'Second' }), []);
     await saveShelf(other.db, user.id, second.id, 2);
-    await until(async () => (await shelfOfO1(ctx)).length === 2, 'the shelved book');
+    await vi.waitFor(async () => expect(await shelfOfO1(ctx)).toHaveLength(2), HEARD);
   });
 
   it('without listening it reads the versions at every request (what the notifications save)', async () => {

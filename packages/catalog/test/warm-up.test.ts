@@ -26,6 +26,11 @@ describe.each(dialects)('warmReader on $name', (dialect) => {
   });
   afterEach(async () => h.destroy());
 
+  /** 40 more books, two categories: more than a home page draws while warming up */
+  const moreBooks = async () => {
+    for (let i = 0; i < 40; i++) await insertBook(h.db, sampleBook({ category_id: 1 + (i % 2) }), []);
+  };
+
   it('reports what it built: the book count, every book category, the authors and publishers', async () => {
     const report = await warmReader(ctx, banner);
     expect(report).toMatchObject({ books: 6, categoriesIndexed: true, authors: 3, publishers: 2 });
@@ -57,8 +62,7 @@ describe.each(dialects)('warmReader on $name', (dialect) => {
   });
 
   it("keeps the rows of the books recommendations draw from: pages read no book's row", async () => {
-    // more books than a home page draws while warming up
-    for (let i = 0; i < 40; i++) await insertBook(h.db, sampleBook({ category_id: 1 + (i % 2) }), []);
+    await moreBooks();
     await warmReader(ctx, banner);
     const view = await syncCatalog(ctx);
     const lists = await view.newestListsOf([1, 2], 200);
@@ -73,7 +77,7 @@ describe.each(dialects)('warmReader on $name', (dialect) => {
   });
 
   it('reads the rows of the freeRead pool with the pool, once a round', async () => {
-    for (let i = 0; i < 40; i++) await insertBook(h.db, sampleBook({ category_id: 1 + (i % 2) }), []);
+    await moreBooks();
     const at = 3_600_000;
     const cold = readerContext(h.db, { now: () => at });
     await homeRows(cold, undefined, banner);

@@ -82,8 +82,14 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       ...(config.searchPath ? [`-c search_path=${config.searchPath}`] : []),
       ...(options.statementTimeoutMs ? [`-c statement_timeout=${options.statementTimeoutMs}`] : []),
     ];
-    const pool = new pg.Pool({
+    // where and as whom every connection is, the pool's and the commit listener's alike
+    const connection: pg.ClientConfig = {
       connectionString: config.url,
+      keepAlive: true,
+      ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
+    };
+    const pool = new pg.Pool({
+      ...connection,
       max: options.poolSize ?? 10,
       types: pgTypes as any,
       ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
@@ -93,8 +99,6 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       ...(options.statementTimeoutMs
         ? { query_timeout: options.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS }
         : {}),
-      keepAlive: true,
-      ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
     });
     const lost = options.onIdleConnectionError ?? warnIdleError;
     pool.on('error', lost);
@@ -105,11 +109,7 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     pool.on('connect', (client) => client.on('error', () => {}));
     const listener = options.commitNotifications
       ? new CommitListener({
-          client: {
-            connectionString: config.url,
-            keepAlive: true,
-            ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
-          },
+          client: connection,
           ...(options.commitNotifications.onLost ? { onLost: options.commitNotifications.onLost } : {}),
         })
       : undefined;

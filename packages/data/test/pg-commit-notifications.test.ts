@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   commitStamp,
   commitStampSource,
@@ -23,10 +23,8 @@ import { sampleBook, testDialects } from '../src/testing/index.js';
 // and `service` for a reader's handle.
 const postgres = (await testDialects()).find((d) => d.name === 'postgres');
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (const deadline = Date.now() + 5000; !check(); await sleep(10))
-    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`);
-}
+/** as long as a notification may take to arrive here */
+const HEARD = { timeout: 5000, interval: 10 };
 
 describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
   let other: DbHandle & { config: DbConfig };
@@ -50,7 +48,7 @@ describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
     // a search log alone notifies nothing; a registration (one transaction) notifies once
     await logSearch(other.db, 'dune', null, 1);
     await upsertUser(other.db, { openId: 'o1', platform: 'wx' });
-    await until(() => commitStamp(service.db) !== before, 'the registration heard');
+    await vi.waitFor(() => expect(commitStamp(service.db)).not.toBe(before), HEARD);
     await sleep(100);
     expect(commitStamp(service.db)).toBe(before! + 1);
     // a view (its log row, the reader's row and the counts in one transaction): once more
@@ -58,7 +56,7 @@ describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
     const user = await upsertUser(other.db, { openId: 'o2', platform: 'wx' });
     const seen = commitStamp(service.db);
     await recordView(other.db, user.id, book.id, 5);
-    await until(() => commitStamp(service.db) !== seen, 'the view heard');
+    await vi.waitFor(() => expect(commitStamp(service.db)).not.toBe(seen), HEARD);
   });
 
   it("this process's write moves the stamp as soon as it returns, a transaction's at its commit", async () => {
@@ -80,10 +78,10 @@ describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
     const before = commitStamp(service.db)!;
     const pid = service.commitListener!.backendPid!;
     await sql`select pg_terminate_backend(${pid})`.execute(other.db);
-    await until(() => commitStamp(service.db) === undefined, 'the loss noticed');
+    await vi.waitFor(() => expect(commitStamp(service.db)).toBeUndefined(), HEARD);
     // a commit made while nobody listened is not missed: listening again moves the stamp
     await upsertUser(other.db, { openId: 'unheard', platform: 'wx' });
-    await until(() => commitStamp(service.db) !== undefined, 'listening again');
+    await vi.waitFor(() => expect(commitStamp(service.db)).toBeDefined(), HEARD);
     expect(commitStamp(service.db)).toBeGreaterThan(before);
     expect(service.commitListener!.backendPid).not.toBe(pid);
   });

@@ -126,10 +126,12 @@ const SELF_TEST_MS = 2000;
 export async function hearsItself(client: pg.Client, channel: string): Promise<void> {
   const nonce = randomUUID();
   let timer: NodeJS.Timeout | undefined;
+  let notice: ((n: pg.Notification) => void) | undefined;
   const heard = new Promise<void>((resolve, reject) => {
-    client.on('notification', (n) => {
+    notice = (n) => {
       if (n.payload === nonce) resolve();
-    });
+    };
+    client.on('notification', notice);
     timer = setTimeout(
       () => reject(new Error('LISTEN did not hear its own notification (a pooler in transaction mode?)')),
       SELF_TEST_MS,
@@ -140,6 +142,7 @@ export async function hearsItself(client: pg.Client, channel: string): Promise<v
     await heard;
   } finally {
     clearTimeout(timer);
+    if (notice) client.off('notification', notice);
   }
 }
 
