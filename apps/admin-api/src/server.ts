@@ -14,6 +14,7 @@ async function serve(): Promise<void> {
     checkpoints: 'background',
     connectTimeoutMs: config.databaseTimeouts.connectMs,
     statementTimeoutMs: config.databaseTimeouts.statementMs,
+    preparedStatements: config.databasePreparedStatements,
     // into the service's log once it runs; the pool replaces the connection on its own
     onIdleConnectionError: (err) => server?.app.log.warn({ err }, 'idle database connection lost'),
   });

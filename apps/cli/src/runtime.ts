@@ -30,7 +30,11 @@ export async function openRuntime(
   const config = loadConfig(env);
   mkdirSync(config.storageDir, { recursive: true });
   assertWritable(config.storageDir);
-  const base = { poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseTimeouts.connectMs };
+  const base = {
+    poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseTimeouts.connectMs,
+    preparedStatements: config.databasePreparedStatements,
+  };
   const migrating = openDb(config, base);
   const migrated = await closedOnError(migrating, async () => {
     try {

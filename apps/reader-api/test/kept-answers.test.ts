@@ -11,6 +11,7 @@ import {
   logSearch,
   logSearches,
   recordView,
+  recordViews,
   removeShelf,
   saveRating,
   saveShelf,
@@ -62,6 +63,12 @@ const WRITES: Record<string, (w: World) => Promise<unknown>> = {
     );
   },
   recordView: async (w) => recordView(w.db, w.users.u2!, w.books[0]!.id, w.now()),
+  // what the reader's detail writes: the views of a moment together
+  recordViews: async (w) =>
+    recordViews(w.db, [
+      { userId: w.users.u1!, bookId: w.books[1]!.id, at: w.now() },
+      { userId: w.users.u2!, bookId: w.books[1]!.id, at: w.now() },
+    ]),
   saveRating: async (w) => saveRating(w.db, w.users.u1!, w.books[1]!.id, 1 + (w.step % 5), w.now()),
   saveShelf: async (w) => saveShelf(w.db, w.users.u2!, w.books[2]!.id, w.now()),
   removeShelf: async (w) => removeShelf(w.db, w.users.u1!, w.books[0]!.id),

@@ -139,7 +139,11 @@ export function titleKeyword(s: Sample): string {
     const longest = words.sort((a, b) => b.length - a.length)[0];
     if (longest) return encodeURIComponent(longest);
   }
-  return encodeURIComponent(Array.from(s.titles[0] ?? 'book').slice(0, 2).join(''));
+  return encodeURIComponent(
+    Array.from(s.titles[0] ?? 'book')
+      .slice(0, 2)
+      .join(''),
+  );
 }
 
 /** `n` keywords drawn as searchKeyword draws them, with their own seed: the same list every run. */

@@ -9,6 +9,8 @@ export interface AppConfig {
   database: DatabaseConfig;
   /** PostgreSQL connections per process */
   databasePoolSize: number;
+  /** PostgreSQL: the lookups every request makes run as named prepared statements */
+  databasePreparedStatements: boolean;
   /** PostgreSQL: bounded waits, so a database that does not answer gives 503s, not hung requests */
   databaseTimeouts: { connectMs: number; statementMs: number };
   storageDir: string;

@@ -36,6 +36,11 @@ export const EnvSchema = Type.Object({
     maximum: 3_600_000,
     description: "PostgreSQL: the services' statement_timeout (0: none); then 503. Migrations run without it",
   }),
+  DATABASE_PREPARED_STATEMENTS: Type.Boolean({
+    default: true,
+    description:
+      'PostgreSQL: run the lookups every request makes as prepared statements (false behind a pooler that does not keep them)',
+  }),
   STORAGE_DIR: Type.String({ default: './data/storage', minLength: 1 }),
   // unset: http://localhost:<READER_PORT>, so a reader moved to another port still links its own files
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),

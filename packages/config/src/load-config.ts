@@ -57,6 +57,7 @@ export function loadConfig(
       ? { dialect: 'postgres', url: raw.DATABASE_URL }
       : { dialect: 'sqlite', file: raw.DATABASE_URL === ':memory:' ? ':memory:' : resolve(raw.DATABASE_URL) },
     databasePoolSize: raw.DATABASE_POOL_SIZE,
+    databasePreparedStatements: raw.DATABASE_PREPARED_STATEMENTS,
     databaseTimeouts: {
       connectMs: raw.DATABASE_CONNECT_TIMEOUT_MS,
       statementMs: raw.DATABASE_STATEMENT_TIMEOUT_MS,

@@ -28,6 +28,12 @@ describe('operations settings (issue: scale-out §1, §3)', () => {
     expect(() => load({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('PostgreSQL prepared statements are on unless DATABASE_PREPARED_STATEMENTS is false', () => {
+    expect(load({}).databasePreparedStatements).toBe(true);
+    expect(load({ DATABASE_PREPARED_STATEMENTS: 'false' }).databasePreparedStatements).toBe(false);
+    expect(() => load({ DATABASE_PREPARED_STATEMENTS: 'sometimes' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
+  });
+
   it('database waits are bounded by default (5 s to connect, 30 s a statement); 0 turns the statement limit off', () => {
     expect(load({}).databaseTimeouts).toEqual({ connectMs: 5000, statementMs: 30_000 });
     expect(

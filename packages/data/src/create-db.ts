@@ -4,6 +4,7 @@ import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
 import { CommitListener, CommitTellingDialect } from './postgres/commit-notifications.js';
+import { PreparingClient } from './postgres/prepared-statements.js';
 import { setNotifiedCommitStamp } from './sqlite/commit-probe.js';
 import { openSqliteFile, openSqliteMemory } from './sqlite/open-db.js';
 import type { WalCheckpointer } from './sqlite/wal-checkpointer.js';
@@ -60,6 +61,12 @@ export interface CreateDbOptions {
    * DEFAULT_LOCK_WAIT_MS), then fails with SQLITE_BUSY (a 503 in the services). The wait does not stop reads.
    */
   lockWaitMs?: number;
+  /**
+   * PostgreSQL: run the compiled-once statements (the lookups every request makes) as named prepared
+   * statements, planned once per connection (default true). Off for a pooler that does not keep them
+   * (PgBouncer before 1.21, or without `max_prepared_statements`).
+   */
+  preparedStatements?: boolean;
 }
 
 /** How much longer than the server's statement_timeout the client waits for an answer. */
@@ -92,6 +99,7 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       ...connection,
       max: options.poolSize ?? 10,
       types: pgTypes as any,
+      ...(options.preparedStatements === false ? {} : { Client: PreparingClient }),
       ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
       // statement_timeout is the server's: a server that stops answering on an open connection (a
       // partition, a frozen host) would hold requests with no limit. The client gives up a little

@@ -26,26 +26,27 @@ export function directWrites(db: Kysely<Database>): Writes {
  * search logged by 30 readers in the same moment is one multi-row insert and one count per keyword,
  * not 30 of each. A work waits from the first item until its Writes start it (WriteBatcher: the next
  * batch; directWrites: at once, so one item each); items handed after it started go to the next one.
- * Every caller of a work is answered when it commits, or rejected with its error, as with `run`.
+ * Every caller of a work is answered when it commits, with the work's answer for its item (the
+ * work returns one per item, in order, or nothing), or rejected with its error, as with `run`.
  * The waiting work is kept per Writes, so one MergedWrite serves every app of a process.
  */
-export class MergedWrite<I> {
-  private readonly waiting = new WeakMap<Writes, { items: I[]; done: Promise<void> }>();
+export class MergedWrite<I, R = void> {
+  private readonly waiting = new WeakMap<Writes, { items: I[]; done: Promise<readonly R[] | void> }>();
 
   constructor(
-    private readonly work: (db: Kysely<Database>, items: readonly I[]) => Promise<void>,
+    private readonly work: (db: Kysely<Database>, items: readonly I[]) => Promise<readonly R[] | void>,
     /** most items of one work (a statement's parameters are bounded) */
     private readonly maxItems = 256,
   ) {}
 
-  add(writes: Writes, item: I): Promise<void> {
+  async add(writes: Writes, item: I): Promise<R> {
     const open = this.waiting.get(writes);
     if (open && open.items.length < this.maxItems) {
-      open.items.push(item);
-      return open.done;
+      const at = open.items.push(item) - 1;
+      return (await open.done)?.[at] as R;
     }
     const items = [item];
-    const job = { items, done: Promise.resolve() };
+    const job: { items: I[]; done: Promise<readonly R[] | void> } = { items, done: Promise.resolve() };
     this.waiting.set(writes, job);
     const started = () => {
       if (this.waiting.get(writes) === job) this.waiting.delete(writes);
@@ -57,7 +58,7 @@ export class MergedWrite<I> {
     });
     // a batch that failed before running it (its begin) settles it too: nothing may join it then
     job.done.then(started, started);
-    return job.done;
+    return (await job.done)?.[0] as R;
   }
 }
 

@@ -5,15 +5,18 @@ import {
   catalogState,
   categoriesOfBooks,
   countShelf,
+  countViews,
   createOperator,
   createUpload,
   type DbHandle,
+  deleteBook,
   deleteUpload,
   engagedBookIds,
   expiredUploads,
   findOperatorByUsername,
   findUpload,
   findUserByOpenId,
+  findUserId,
   findUserProfiles,
   foldKeyword,
   insertBook,
@@ -24,6 +27,7 @@ import {
   recentReaderKeys,
   recentReaders,
   recordView,
+  recordViews,
   removeShelf,
   saveRating,
   saveShelf,
@@ -65,6 +69,8 @@ describe.each(dialects)(
       expect(again.created_at).toBe(1000);
       expect(again).toMatchObject({ nick_name: 'renamed', city: 'Hangzhou', updated_at: 5000 });
       expect(await findUserByOpenId(h.db, 'nobody')).toBeUndefined();
+      expect(await findUserId(h.db, 'o1')).toBe(first.id);
+      expect(await findUserId(h.db, 'nobody')).toBeUndefined();
     });
 
     it('a registration that changes a nickname or avatar moves the profile version; others do not', async () => {
@@ -171,6 +177,86 @@ describe.each(dialects)(
         { bookId: books[1]!.id, views: 2 },
       ]);
       expect(await topViewedBookIds(h.db, 900, 5)).toEqual([{ bookId: books[1]!.id, views: 2 }]);
+    });
+
+    it('on PostgreSQL a view returns what reads after it find (counts, rating, readers); on SQLite nothing', async () => {
+      const users = [];
+      for (let i = 0; i < 6; i++) users.push(await user(`w${i}`));
+      await saveRating(h.db, users[0]!.id, books[0]!.id, 4);
+      await saveRating(h.db, users[1]!.id, books[0]!.id, 1);
+      const book = books[0]!.id;
+      // new readers, a repeat view moving a reader to the front, equal times ordered by user id, a
+      // clock behind the others' (the viewer is then not first), and lists shorter than the readers
+      const steps: Array<[user: number, at: number, readers: number]> = [
+        [0, 100, 4],
+        [1, 200, 4],
+        [2, 200, 4],
+        [3, 300, 4],
+        [4, 400, 4],
+        [1, 500, 4],
+        [5, 250, 4],
+        [0, 600, 0],
+        [2, 700, 10],
+      ];
+      for (const [u, at, n] of steps) {
+        const viewed = await recordView(h.db, users[u]!.id, book, at, n);
+        if (dialect.name === 'sqlite') {
+          expect(viewed).toBeUndefined();
+          continue;
+        }
+        expect(viewed).toEqual({
+          stats: await bookStats(h.db, book),
+          readers: await recentReaderKeys(h.db, book, n),
+          rank: await userRank(h.db, users[u]!.id, book),
+        });
+      }
+      expect(await bookStats(h.db, book)).toMatchObject({ views: steps.length, readers: 6, ratingNum: 2 });
+    });
+
+    it('views recorded together count as one after another; each answers with its book after them all', async () => {
+      const users = [];
+      for (let i = 0; i < 4; i++) users.push(await user(`m${i}`));
+      const [b0, b1] = [books[0]!.id, books[1]!.id];
+      await recordView(h.db, users[3]!.id, b0, 50);
+      await saveRating(h.db, users[1]!.id, b1, 5);
+      const gone = await insertBook(h.db, sampleBook(), []);
+      await deleteBook(h.db, gone.file_name);
+      // a reader twice on one book (the later view's time is the earlier one: the last view counts, as
+      // one after another it would), two books, a reader already among b0's, and a book deleted since
+      const items = [
+        { userId: users[0]!.id, bookId: b0, at: 500 },
+        { userId: users[1]!.id, bookId: b1, at: 510 },
+        { userId: users[0]!.id, bookId: b0, at: 300 },
+        { userId: users[2]!.id, bookId: gone.id, at: 520 },
+        { userId: users[3]!.id, bookId: b0, at: 530 },
+        { userId: users[2]!.id, bookId: b0, at: 540 },
+      ];
+      const answers = await recordViews(h.db, items, 3);
+      expect(answers[3]).toBe('gone');
+      const keys = await recentReaderKeys(h.db, b0, 3);
+      expect(keys).toEqual([
+        { user_id: users[2]!.id, last_viewed_at: 540 },
+        { user_id: users[3]!.id, last_viewed_at: 530 },
+        { user_id: users[0]!.id, last_viewed_at: 300 },
+      ]);
+      expect(await bookStats(h.db, b0)).toMatchObject({ views: 5, readers: 3 });
+      expect(await bookStats(h.db, b1)).toMatchObject({ views: 1, readers: 1, ratingNum: 1 });
+      expect(await countViews(h.db)).toBe(6);
+      for (const [i, v] of items.entries()) {
+        if (i === 3) continue;
+        if (dialect.name === 'sqlite') expect(answers[i]).toBe('recorded');
+        else
+          expect(answers[i]).toEqual({
+            stats: await bookStats(h.db, v.bookId),
+            readers: await recentReaderKeys(h.db, v.bookId, 3),
+            rank: await userRank(h.db, v.userId, v.bookId),
+          });
+      }
+      // the maintained counts agree with those rebuilt from the logs
+      const before = [await bookStats(h.db, b0), await bookStats(h.db, b1)];
+      await rebuildActivityStats(h.db, 0);
+      expect([await bookStats(h.db, b0), await bookStats(h.db, b1)]).toEqual(before);
+      expect(await recordViews(h.db, [])).toEqual([]);
     });
 
     it('readerNum is a maintained count: repeat views do not move it, a rebuild from the logs agrees', async () => {

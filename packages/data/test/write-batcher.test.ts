@@ -11,6 +11,7 @@ import {
   logSearches,
   MergedWrite,
   recordView,
+  recordViews,
   type SearchLogEntry,
   saveRating,
   saveShelf,
@@ -146,6 +147,24 @@ describe.each(dialects)('WriteBatcher on $name', (dialect) => {
       // handed after that work started: the next one
       await merged.add(batcher, searched('late', 9));
       expect(calls).toEqual([3, 1]);
+    });
+
+    it("answers each caller with the work's answer for its own item", async () => {
+      const batcher = new WriteBatcher(h.db);
+      const calls: number[] = [];
+      const viewed = new MergedWrite<number, string>(async (db, bookIds) => {
+        calls.push(bookIds.length);
+        const answers = await recordViews(
+          db,
+          bookIds.map((bookId, i) => ({ userId: users[i]!, bookId, at: 10 + i })),
+        );
+        return answers.map((a) => (typeof a === 'string' ? a : `views ${a.stats.views}`));
+      });
+      const gone = 1_000_000;
+      const answers = await Promise.all([book.id, gone, book.id].map((id) => viewed.add(batcher, id)));
+      expect(calls).toEqual([3]);
+      const recorded = dialect.name === 'sqlite' ? 'recorded' : 'views 2';
+      expect(answers).toEqual([recorded, 'gone', recorded]);
     });
 
     it('starts another work when one holds its most items, and one per item on direct writes', async () => {

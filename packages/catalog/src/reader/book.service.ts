@@ -1,11 +1,27 @@
 import type { BookContents, BookDetail } from '@readlib/contracts';
-import { notFound } from '@readlib/contracts';
-import { type BookRow, type BookStats, findToc, recordView, saveRating, userRank } from '@readlib/data';
+import { notFound, READERS_MAX } from '@readlib/contracts';
+import {
+  type BookRow,
+  type BookStats,
+  findToc,
+  MergedWrite,
+  type ReaderKeyRow,
+  recordViews,
+  saveRating,
+  userRank,
+  type ViewedBook,
+  type ViewItem,
+} from '@readlib/data';
 import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
 import type { CatalogView } from './catalog-view.js';
 import { readersOf, statsOf } from './kept-reads.js';
-import { type ReaderContext, syncCatalog, write } from './reader-context.js';
+import { type ReaderContext, readerWrite, syncCatalog, write } from './reader-context.js';
 import { findUserKey, registeredUser } from './user.service.js';
+
+/** The views of a moment, recorded by one write (PostgreSQL: one statement, with what each detail shows). */
+const views = new MergedWrite<ViewItem, ViewedBook | 'recorded' | 'gone'>((db, items) =>
+  recordViews(db, items, READERS_MAX),
+);
 
 /** The book of a reader request (error_code 1 when there is none), through the view's keep. */
 export async function findBook(view: CatalogView, fileName: string): Promise<BookRow> {
@@ -48,18 +64,28 @@ export async function planBookDetail(
     findBook(view, fileName),
     openId ? findUserKey(ctx, openId) : undefined,
   ]);
-  const visits = user !== undefined && visit;
-  if (visits) {
-    await write(ctx, (db) => recordView(db, user.id, book.id, ctx.now()));
-    // the view just committed moved the commit version: the counts are read anew
+  let viewed: ViewedBook | undefined;
+  if (user !== undefined && visit) {
+    const recorded = await readerWrite(
+      views.add(ctx.writes, { userId: user.id, bookId: book.id, at: ctx.now() }),
+    );
+    // deleted since it was read: as the book would be to a request arriving now
+    if (recorded === 'gone') throw notFound('book');
+    if (recorded !== 'recorded') viewed = recorded;
+    // the view just committed moved the commit version: what it did not read itself is read anew
     view.afterWrite();
   }
-  const [stats, rank] = await Promise.all([
-    statsOf(ctx, view, book.id),
-    user ? userRank(ctx.db, user.id, book.id) : 0,
-  ]);
+  const [stats, rank] = viewed
+    ? [viewed.stats, viewed.rank]
+    : await Promise.all([statsOf(ctx, view, book.id), user ? userRank(ctx.db, user.id, book.id) : 0]);
   const tag = `${stats.views}:${stats.readers}:${stats.ratingNum}:${stats.ratingAvg}`;
-  return { book, seen: view.seen, tag, rank, detail: () => detailWith(ctx, view, book, stats, rank) };
+  return {
+    book,
+    seen: view.seen,
+    tag,
+    rank,
+    detail: () => detailWith(ctx, view, book, stats, rank, viewed?.readers),
+  };
 }
 
 export async function bookDetail(
@@ -77,8 +103,9 @@ async function detailWith(
   book: BookRow,
   stats: BookStats,
   rank: number,
+  readerKeys?: ReaderKeyRow[],
 ) {
-  const readers = await readersOf(ctx, view, book.id);
+  const readers = await readersOf(ctx, view, book.id, readerKeys);
   const figures = {
     readers,
     readerNum: stats.readers,

@@ -3,6 +3,7 @@ import {
   type BookStats,
   bookStats,
   findUserProfiles,
+  type ReaderKeyRow,
   type ReaderRow,
   recentReaderKeys,
   shelfEntries,
@@ -24,11 +25,17 @@ export function statsOf(ctx: ReaderContext, view: CatalogView, bookId: number): 
 }
 
 /**
- * The book's most recent distinct readers, newest first: their ids from the readers' index, their
- * nicknames and avatars kept until a registration changes one (the profiles version).
+ * The book's most recent distinct readers, newest first: their ids from the readers' index (or `known`,
+ * when a view's write read them already), their nicknames and avatars kept until a registration
+ * changes one (the profiles version).
  */
-export async function readersOf(ctx: ReaderContext, view: CatalogView, bookId: number): Promise<ReaderRow[]> {
-  const keys = await recentReaderKeys(ctx.db, bookId, READERS_MAX);
+export async function readersOf(
+  ctx: ReaderContext,
+  view: CatalogView,
+  bookId: number,
+  known?: readonly ReaderKeyRow[],
+): Promise<ReaderRow[]> {
+  const keys = known ?? (await recentReaderKeys(ctx.db, bookId, READERS_MAX));
   const profiles = await view.profiles(
     keys.map((k) => k.user_id),
     (missing) => findUserProfiles(ctx.db, missing),

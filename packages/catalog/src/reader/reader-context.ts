@@ -30,9 +30,14 @@ export function syncCatalog(ctx: ReaderContext): Promise<CatalogView> {
  * deleted, and a book, which an operator may delete after the request found it: that is the book not
  * found (404), not an internal error.
  */
-export async function write<T>(ctx: ReaderContext, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+export function write<T>(ctx: ReaderContext, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  return readerWrite(ctx.writes.run(work));
+}
+
+/** A write as a reader's request sees it: a book deleted since the request read it is not found. */
+export async function readerWrite<T>(written: Promise<T>): Promise<T> {
   try {
-    return await ctx.writes.run(work);
+    return await written;
   } catch (err) {
     if (isForeignKeyViolation(err)) throw notFound('book');
     throw err;

@@ -1,6 +1,6 @@
 import type { RegisterBody, UserDayData } from '@readlib/contracts';
 import { AppError, DEFAULT_PLATFORM, notFound } from '@readlib/contracts';
-import { findUserByOpenId, type User, upsertUser } from '@readlib/data';
+import { findUserByOpenId, findUserId, type User, upsertUser } from '@readlib/data';
 import { DAY_MS, type ReaderContext } from './reader-context.js';
 
 /** Upsert keyed by openId: a later call changes the fields it sends and keeps the registration time. */
@@ -28,7 +28,7 @@ export type UserKey = Pick<User, 'id' | 'open_id'>;
  * Unknown openIds are read every time: they may register at any moment.
  */
 export async function findUserKey(ctx: ReaderContext, openId: string): Promise<UserKey | undefined> {
-  const id = await ctx.keeps.userId(openId, async () => (await findUserByOpenId(ctx.db, openId))?.id);
+  const id = await ctx.keeps.userId(openId, () => findUserId(ctx.db, openId));
   return id === undefined ? undefined : { id, open_id: openId };
 }
 

@@ -85,6 +85,16 @@ export async function findUserByOpenId(db: Kysely<Database>, openId: string): Pr
   return (await userByOpenId(db, openId))[0];
 }
 
+// every reader request with an openId not yet kept: built once (and prepared: it names its column)
+const userIdByOpenId = compiledOnce((db, openId: string) =>
+  db.selectFrom('users').select('id').where('open_id', '=', openId),
+);
+
+/** The id of the user registered under `openId`, from the unique index alone. */
+export async function findUserId(db: Kysely<Database>, openId: string): Promise<number | undefined> {
+  return (await userIdByOpenId(db, openId))[0]?.id;
+}
+
 export interface UserProfileRow {
   id: number;
   avatar_url: string;

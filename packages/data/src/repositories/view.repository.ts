@@ -1,18 +1,45 @@
 import { type Kysely, sql } from 'kysely';
-import { compiledOnce, compiledStatement } from '../compiled-once.js';
+import { compiledOnce, compiledStatement, prepareOnPostgres } from '../compiled-once.js';
+import { isForeignKeyViolation } from '../constraint-errors.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { longRead } from '../sqlite/read-worker.js';
 import { inTransaction } from '../write-batcher.js';
-import { countBookView } from './activity-stats.repository.js';
+import { type BookStats, countBookView } from './activity-stats.repository.js';
 import { numberKey } from './group-keys.js';
+
+/** What a book detail shows after a reader's view, as the view's own statement read it (PostgreSQL). */
+export interface ViewedBook {
+  stats: BookStats;
+  /** the book's most recent distinct readers after the view, newest first, as recentReaderKeys has them */
+  readers: ReaderKeyRow[];
+  /** the viewer's own rating, 0 for none */
+  rank: number;
+}
 
 /**
  * A detail view: one log row (screens), the latest view per reader (readers), and the book's view counts
  * (hot lists) and reader count (readerNum), in one transaction.
+ *
+ * On PostgreSQL the same statement also returns what the detail shows next (`ViewedBook`, with up to
+ * `readers` readers): read after the commit they would be three more round trips. On SQLite it returns
+ * undefined: reads there are in-process and cheap once committed, and read inside the write they would
+ * hold the one writer longer.
  */
-export async function recordView(db: Kysely<Database>, userId: number, bookId: number, now = Date.now()) {
-  if (dialectOf(db) === 'postgres') return recordViewPg(db, userId, bookId, now);
+export async function recordView(
+  db: Kysely<Database>,
+  userId: number,
+  bookId: number,
+  now = Date.now(),
+  readers = 0,
+): Promise<ViewedBook | undefined> {
+  if (dialectOf(db) === 'postgres') {
+    const [viewed] = await recordViewsPg(db, [{ userId, bookId, at: now }], readers);
+    // a book or reader that is gone fails as the portable version's foreign key does
+    if (viewed === 'gone')
+      throw Object.assign(new Error('view of a book or reader that is gone'), { code: '23503' });
+    return viewed;
+  }
   await inTransaction(db, async (trx) => {
     await logView(trx, userId, bookId, now);
     // two statements rather than one upsert: the count must know whether this viewer is new
@@ -20,6 +47,43 @@ export async function recordView(db: Kysely<Database>, userId: number, bookId: n
     const newReader = Number(added.numAffectedRows ?? 0) > 0;
     if (!newReader) await touchReader(trx, now, bookId, userId);
     await countBookView(trx, bookId, now, newReader);
+  });
+  return undefined;
+}
+
+export interface ViewItem {
+  userId: number;
+  bookId: number;
+  at: number;
+}
+
+/**
+ * The views of several readers, as recordView would record them one after another (the service hands
+ * the views of a moment over together: MergedWrite). Each item's answer: on PostgreSQL what its detail
+ * shows next (`ViewedBook`, the counts and readers after all of them); on SQLite 'recorded'; 'gone' when
+ * its book or reader was deleted since the request read it (nothing of that view is written, the
+ * others are).
+ */
+export async function recordViews(
+  db: Kysely<Database>,
+  items: readonly ViewItem[],
+  readers = 0,
+): Promise<Array<ViewedBook | 'recorded' | 'gone'>> {
+  if (items.length === 0) return [];
+  if (dialectOf(db) === 'postgres') return recordViewsPg(db, items, readers);
+  return inTransaction(db, async (trx) => {
+    const done: Array<'recorded' | 'gone'> = [];
+    for (const v of items) {
+      try {
+        await recordView(trx, v.userId, v.bookId, v.at);
+        done.push('recorded');
+      } catch (err) {
+        // the view's first statement (its log row) refers to both: it fails alone, before any other write
+        if (!isForeignKeyViolation(err)) throw err;
+        done.push('gone');
+      }
+    }
+    return done;
   });
 }
 
@@ -42,28 +106,98 @@ const touchReader = compiledStatement((db, at: number, bookId: number, userId: n
 );
 
 /**
- * recordView on PostgreSQL as one statement: each statement is a round trip to the server, and the four
- * of the portable version would be most of a detail's cost there. Same effects: the log row, the reader's
- * row (`xmax = 0` tells an insert from an update), and the book's counts, the in-window one against
- * the cut read under a share lock as countBookView does.
+ * recordViews on PostgreSQL as one statement, whatever the number of views: each statement is a round
+ * trip, and in the group commit's transaction the views of a batch would otherwise run one after
+ * another. Same effects as recordView's portable version, view by view: the log rows, each reader's row
+ * (its last view of the book in the batch; `xmax = 0` tells an insert from an update), and each book's
+ * counts, the in-window one against the cut read under a share lock as countBookView does. It returns,
+ * per view, its book's counts as the upsert left them, the viewer's rating, and the book's readers:
+ * the statement's own changes are not visible to its reads, so the batch's readers are merged into
+ * those seen before it, in recentReaderKeys' order.
  */
-async function recordViewPg(db: Kysely<Database>, userId: number, bookId: number, now: number) {
-  await sql`
-    with cut as (select upto from stat_cuts where name = 'views' for share),
-    logged as (insert into views (user_id, book_id, created_at) values (${userId}, ${bookId}, ${now})),
-    reader as (
-      insert into book_readers (book_id, user_id, last_viewed_at) values (${bookId}, ${userId}, ${now})
-      on conflict (user_id, book_id) do update set last_viewed_at = excluded.last_viewed_at
-      returning (xmax = 0) as added)
-    insert into book_stats (book_id, views_total, views_recent, readers)
-    select ${bookId}, 1,
-      case when ${now} >= coalesce((select upto from cut), 0) then 1 else 0 end,
-      (select count(*) from reader where added)
-    on conflict (book_id) do update set
-      views_total = book_stats.views_total + 1,
-      views_recent = book_stats.views_recent + excluded.views_recent,
-      readers = book_stats.readers + excluded.readers`.execute(db);
+async function recordViewsPg(
+  db: Kysely<Database>,
+  items: readonly ViewItem[],
+  readers: number,
+): Promise<Array<ViewedBook | 'gone'>> {
+  const query = viewsPg(
+    items.map((v) => v.userId),
+    items.map((v) => v.bookId),
+    items.map((v) => v.at),
+    readers,
+  ).compile(db);
+  prepareOnPostgres(query.sql);
+  const { rows } = await db.executeQuery(query);
+  const byItem = new Map(rows.map((r) => [Number(r.i), r]));
+  return items.map((_, i) => {
+    const row = byItem.get(i + 1);
+    if (!row) return 'gone';
+    const ratingNum = Number(row.rating_num);
+    return {
+      stats: {
+        readers: Number(row.readers),
+        ratingNum,
+        ratingAvg: ratingNum > 0 ? Number(row.rating_avg) : 0,
+        views: Number(row.views_total),
+      },
+      readers: row.recent.map(([user_id, at]) => ({ user_id, last_viewed_at: Number(at) })),
+      rank: row.rank ?? 0,
+    };
+  });
 }
+
+const viewsPg = (userIds: number[], bookIds: number[], ats: number[], readers: number) => sql<{
+  i: number | string;
+  readers: number | string;
+  rating_num: number | string;
+  rating_avg: number | string;
+  views_total: number | string;
+  rank: number | null;
+  recent: Array<[number, number | string]>;
+}>`
+  with given as (
+    select g.user_id, g.book_id, g.at, g.i
+    from unnest(cast(${userIds} as integer[]), cast(${bookIds} as integer[]), cast(${ats} as bigint[]))
+      with ordinality as g(user_id, book_id, at, i)
+    where exists (select from books where books.id = g.book_id)
+      and exists (select from users where users.id = g.user_id)),
+  cut as (select upto from stat_cuts where name = 'views' for share),
+  logged as (insert into views (user_id, book_id, created_at) select user_id, book_id, at from given order by i),
+  latest as (
+    select distinct on (user_id, book_id) user_id, book_id, at from given order by user_id, book_id, i desc),
+  reader as (
+    insert into book_readers (book_id, user_id, last_viewed_at) select book_id, user_id, at from latest
+    on conflict (user_id, book_id) do update set last_viewed_at = excluded.last_viewed_at
+    returning book_id, (xmax = 0) as added),
+  counts as (
+    select book_id, count(*) as views,
+      count(*) filter (where at >= coalesce((select upto from cut), 0)) as recent
+    from given group by book_id),
+  stats as (
+    insert into book_stats (book_id, views_total, views_recent, readers)
+    select c.book_id, c.views, c.recent, (select count(*) from reader r where r.book_id = c.book_id and r.added)
+    from counts c
+    on conflict (book_id) do update set
+      views_total = book_stats.views_total + excluded.views_total,
+      views_recent = book_stats.views_recent + excluded.views_recent,
+      readers = book_stats.readers + excluded.readers
+    returning book_id, readers, rating_num, rating_avg, views_total),
+  recent as (
+    select c.book_id, (
+      select coalesce(json_agg(json_build_array(user_id, at) order by at desc, user_id desc), '[]')
+      from (
+        select user_id, at from (
+          select l.user_id, l.at from latest l where l.book_id = c.book_id
+          union all
+          (select r.user_id, r.last_viewed_at from book_readers r
+            where r.book_id = c.book_id
+              and not exists (select from latest l where l.book_id = c.book_id and l.user_id = r.user_id)
+            order by r.last_viewed_at desc, r.user_id desc limit ${readers})) u
+        order by at desc, user_id desc limit ${readers}) top) as recent
+    from counts c)
+  select g.i, s.readers, s.rating_num, s.rating_avg, s.views_total, recent.recent,
+    (select rank from ratings where ratings.user_id = g.user_id and ratings.book_id = g.book_id) as rank
+  from given g join stats s on s.book_id = g.book_id join recent on recent.book_id = g.book_id`;
 
 export interface ReaderRow {
   avatar_url: string;

@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  bookStats,
+  createDb,
+  type DbConfig,
+  type DbHandle,
+  findUserByOpenId,
+  insertBook,
+  recordView,
+  upsertUser,
+  userRank,
+} from '../src/index.js';
+import { sampleBook, testDialects } from '../src/testing/index.js';
+
+// The lookups and writes every request makes are compiled once (compiled-once.ts); on PostgreSQL the
+// services run them as named prepared statements, planned once per connection. One connection per
+// handle here, so what it has prepared is what pg_prepared_statements shows to the next statement.
+const postgres = (await testDialects()).find((d) => d.name === 'postgres');
+
+describe.skipIf(!postgres)('prepared statements on PostgreSQL', () => {
+  let setup: DbHandle & { config: DbConfig };
+  let handle: DbHandle | undefined;
+  beforeEach(async () => {
+    setup = await postgres!.create();
+  });
+  afterEach(async () => {
+    await handle?.destroy();
+    handle = undefined;
+    await setup.destroy();
+  });
+
+  const preparedOn = async (h: DbHandle) =>
+    (
+      await sql<{
+        name: string;
+        statement: string;
+      }>`select name, statement from pg_prepared_statements`.execute(h.db)
+    ).rows;
+
+  it('the compiled-once statements are prepared once per connection and answer as before', async () => {
+    const book = await insertBook(setup.db, sampleBook(), []);
+    const user = await upsertUser(setup.db, { openId: 'p1', platform: 'wx' });
+    handle = createDb(setup.config, { poolSize: 1 });
+    const first = await recordView(handle.db, user.id, book.id, 100, 10);
+    const again = await recordView(handle.db, user.id, book.id, 200, 10);
+    expect(first?.stats.views).toBe(1);
+    expect(again).toEqual({
+      stats: await bookStats(setup.db, book.id),
+      readers: [{ user_id: user.id, last_viewed_at: 200 }],
+      rank: 0,
+    });
+    expect(await userRank(handle.db, user.id, book.id)).toBe(0);
+    const prepared = await preparedOn(handle);
+    const view = prepared.filter((p) => p.statement.includes('insert into views'));
+    const rank = prepared.filter((p) => p.statement.includes('from "ratings"'));
+    // one each, however often they ran
+    expect(view).toHaveLength(1);
+    expect(rank).toHaveLength(1);
+    expect(view[0]!.name).toMatch(/^readlib_\d+$/);
+  });
+
+  it('a statement reading `*` is not prepared (a column added at run time would change its rows)', async () => {
+    await upsertUser(setup.db, { openId: 'p2', platform: 'wx' });
+    handle = createDb(setup.config, { poolSize: 1 });
+    expect((await findUserByOpenId(handle.db, 'p2'))?.open_id).toBe('p2');
+    expect((await preparedOn(handle)).filter((p) => p.statement.includes('"open_id" ='))).toEqual([]);
+  });
+
+  it('preparedStatements: false sends every statement unprepared (a pooler that does not keep them)', async () => {
+    const book = await insertBook(setup.db, sampleBook(), []);
+    const user = await upsertUser(setup.db, { openId: 'p3', platform: 'wx' });
+    handle = createDb(setup.config, { poolSize: 1, preparedStatements: false });
+    await recordView(handle.db, user.id, book.id, 100, 10);
+    expect(await userRank(handle.db, user.id, book.id)).toBe(0);
+    expect(await preparedOn(handle)).toEqual([]);
+  });
+});
