@@ -1,5 +1,5 @@
 import { type Database, directWrites } from '@readlib/data';
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ReaderContext } from '../src/reader/reader-context.js';
 import { ReaderKeeps } from '../src/reader/reader-keeps.js';
 import { PublicUrls } from '../src/urls.js';
@@ -16,19 +16,4 @@ export function readerContext(db: Kysely<Database>, parts: Partial<ReaderContext
   };
 }
 
-/** The statements `work` runs on `db`. */
-export async function statementsOf(db: Kysely<Database>, work: () => Promise<unknown>): Promise<string[]> {
-  const executor = db.getExecutor() as unknown as { executeQuery: (q: CompiledQuery) => unknown };
-  const original = executor.executeQuery;
-  const sent: string[] = [];
-  executor.executeQuery = function recorded(this: unknown, q: CompiledQuery) {
-    sent.push(q.sql);
-    return original.call(this, q);
-  };
-  try {
-    await work();
-  } finally {
-    executor.executeQuery = original;
-  }
-  return sent;
-}
+export { statementsOf } from '@readlib/data/testing';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
+import { dialectOf } from './dialect.js';
 
 /** Runs `work` in the caller's transaction when `db` is one (a write batch), else in a new one. */
 export function inTransaction<T>(
@@ -11,6 +12,7 @@ export function inTransaction<T>(
 
 /** How a service commits its small writes: grouped (WriteBatcher) or one by one (directWrites). */
 export interface Writes {
+  /** `work` is one repository write, whole by itself (directWrites runs it as it is) */
   run<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   /** resolves when every write handed over so far has committed or failed */
   drain(): Promise<void>;
@@ -85,12 +87,20 @@ export class WriteBatcher implements Writes {
   private queue: Queued[] = [];
   private flushing: Promise<void> | undefined;
   private readonly maxBatch: number;
+  /**
+   * PostgreSQL: a batch of one write runs on its own, without a begin and a commit around it (two
+   * round trips, which a reader waits for). Every repository write is whole by itself, as directWrites
+   * runs it (one statement, or its own transaction). Writes of one kind merged (MergedWrite) are often
+   * a batch's only work. On SQLite the batch's transaction is what takes the write lock: kept.
+   */
+  private readonly loneRunsAlone: boolean;
 
   constructor(
     private readonly db: Kysely<Database>,
     opts: WriteBatcherOptions = {},
   ) {
     this.maxBatch = opts.maxBatch ?? 128;
+    this.loneRunsAlone = dialectOf(db) === 'postgres';
   }
 
   run<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
@@ -125,6 +135,11 @@ export class WriteBatcher implements Writes {
    * so only the failing write fails and no write takes effect twice.
    */
   private async commit(batch: Queued[]): Promise<void> {
+    if (batch.length === 1 && this.loneRunsAlone) {
+      const [lone] = batch as [Queued];
+      await lone.work(this.db).then(lone.resolve, lone.reject);
+      return;
+    }
     if ((await this.attempt(batch, false)) === 'retry') await this.attempt(batch, true);
   }
 

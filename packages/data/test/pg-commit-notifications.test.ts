@@ -1,20 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   commitStamp,
   commitStampSource,
   createDb,
+  type Database,
   type DbConfig,
   type DbHandle,
   insertBook,
   logSearch,
   recordView,
+  recordViews,
   saveShelf,
   upsertUser,
 } from '../src/index.js';
-import { hearsItself } from '../src/postgres/commit-notifications.js';
+import { CommitTellingDialect, hearsItself } from '../src/postgres/commit-notifications.js';
 import { sampleBook, testDialects } from '../src/testing/index.js';
 
 // PostgreSQL has no commit counter to read without a round trip: a service's handle listens for the
@@ -72,6 +74,27 @@ describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
       inside = commitStamp(service.db)!;
     });
     expect(commitStamp(service.db)).toBeGreaterThan(inside);
+  });
+
+  it('a statement that writes inside its `with` is a write of this process (pg counts no rows for it)', async () => {
+    const book = await insertBook(other.db, sampleBook(), []);
+    const user = await upsertUser(other.db, { openId: 'w1', platform: 'wx' });
+    // the dialect alone, with no listener: what it tells is all that moves
+    const config = other.config as { url: string; searchPath?: string };
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      ...(config.searchPath ? { options: `-c search_path=${config.searchPath}` } : {}),
+    });
+    let moves = 0;
+    const db = new Kysely<Database>({ dialect: new CommitTellingDialect({ pool }, () => moves++) });
+    try {
+      await sql`select count(*) from books`.execute(db);
+      expect(moves).toBe(0);
+      await recordViews(db, [{ userId: user.id, bookId: book.id, at: 2 }]);
+      expect(moves).toBe(1);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('is unknown while the listening connection is down, and moves when it listens again', async () => {

@@ -1,5 +1,4 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bookSearchColumns,
@@ -13,7 +12,7 @@ import {
   searchFacet,
   searchList,
 } from '../src/index.js';
-import { sampleBook, testDialects } from '../src/testing/index.js';
+import { sampleBook, sentToPostgres, testDialects } from '../src/testing/index.js';
 
 // The search statements of PostgreSQL read their matches through the trigram and gram indexes and
 // walk the primary key in id order, each step only when the one before did not answer
@@ -102,28 +101,6 @@ interface Ran {
   cte(name: string): PlanNode[];
 }
 
-/** Every statement `work` sends, with its parameters. */
-async function statementsOf(
-  work: () => Promise<unknown>,
-): Promise<Array<{ text: string; values: unknown[] }>> {
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
-  const sent: Array<{ text: string; values: unknown[] }> = [];
-  proto.query = function recorded(this: unknown, ...args: unknown[]) {
-    const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-    if (typeof config === 'string') sent.push({ text: config, values: values ?? [] });
-    else if (config && typeof config === 'object' && 'text' in config)
-      sent.push({ text: config.text, values: config.values ?? [] });
-    return original.apply(this, args);
-  };
-  try {
-    await work();
-  } finally {
-    proto.query = original;
-  }
-  return sent;
-}
-
 describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
   let h: DbHandle;
   beforeAll(async () => {
@@ -149,7 +126,7 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
 
   /** The one statement a search page sends, run again under EXPLAIN ANALYZE. */
   async function planOf(work: () => Promise<unknown>): Promise<Ran> {
-    const sent = (await statementsOf(work)).filter((s) => s.text.includes('part0'));
+    const sent = (await sentToPostgres(work)).filter((s) => s.text.includes('part0'));
     expect(sent).toHaveLength(1);
     const { text, values } = sent[0]!;
     const nodes = await explained(text, values);
@@ -242,9 +219,9 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
   });
 
   it('a search page and its log write are one statement each', async () => {
-    const page = await statementsOf(() => searchBooks(h.db, 'zephyr', { offset: 0, limit: 20 }, []));
+    const page = await sentToPostgres(() => searchBooks(h.db, 'zephyr', { offset: 0, limit: 20 }, []));
     expect(page).toHaveLength(1);
-    const log = await statementsOf(() => logSearch(h.db, 'zephyr', null, Date.now()));
+    const log = await sentToPostgres(() => logSearch(h.db, 'zephyr', null, Date.now()));
     expect(log.map((s) => s.text)).toEqual([expect.stringContaining('insert into search_stats')]);
     // searches logged together: still one statement
     const entries = ['zephyr', 'Zephyr', 'quartz'].map((keyword) => ({
@@ -252,12 +229,12 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
       openId: null,
       at: Date.now(),
     }));
-    const together = await statementsOf(() => logSearches(h.db, entries));
+    const together = await sentToPostgres(() => logSearches(h.db, entries));
     expect(together.map((s) => s.text)).toEqual([expect.stringContaining('insert into search_stats')]);
   });
 
   it('facet values of a rare keyword are read from their trigram index, not by scanning every value', async () => {
-    const sent = await statementsOf(() => searchFacet(h.db, 'zephyr', 'author'));
+    const sent = await sentToPostgres(() => searchFacet(h.db, 'zephyr', 'author'));
     const { text, values } = sent.find((s) => s.text.includes('book_values'))!;
     const nodes = await explained(text, values);
     expect(readsIndex(nodes, 'book_values_value_nfkc_trgm')).toBe(true);
@@ -266,7 +243,7 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
 
   it('the admin list under a title filter reads the trigram index once, for its page and its total', async () => {
     let result = { rows: [] as Array<{ id: number }>, total: 0 };
-    const sent = await statementsOf(async () => {
+    const sent = await sentToPostgres(async () => {
       result = await listBooksAdmin(
         h.db,
         { title: 'middling' },

@@ -147,8 +147,8 @@ export async function hearsItself(client: pg.Client, channel: string): Promise<v
 }
 
 /**
- * Kysely's PostgreSQL dialect telling `moved` when a statement that writes (insert, update, delete)
- * or a commit has returned: the stamp of this process's own writes moves before their callers read.
+ * Kysely's PostgreSQL dialect telling `moved` when a statement that writes (insert, update, delete,
+ * also inside a `with`) or a commit has returned: the stamp of this process's own writes moves before their callers read.
  */
 export class CommitTellingDialect extends PostgresDialect {
   constructor(
@@ -170,7 +170,8 @@ export class CommitTellingDialect extends PostgresDialect {
           wrapped = bound(connection, {
             executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
               const result = await connection.executeQuery<R>(query);
-              if (result.numAffectedRows !== undefined || query.sql === 'commit') moved();
+              if (result.numAffectedRows !== undefined || query.sql === 'commit' || writesInWith(query.sql))
+                moved();
               return result;
             },
           });
@@ -180,6 +181,14 @@ export class CommitTellingDialect extends PostgresDialect {
       },
     });
   }
+}
+
+/**
+ * A statement whose top is a select but whose `with` writes (recordViews): pg reports no affected rows
+ * for it, so its text tells.
+ */
+function writesInWith(sql: string): boolean {
+  return /^\s*with\b/i.test(sql) && /\b(insert|update|delete)\b/i.test(sql);
 }
 
 /**
