@@ -1,6 +1,7 @@
 import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from './database.js';
 import { dialectOf } from './dialect.js';
+import { prepareOnPostgres } from './statement-marks.js';
 
 const MARK = '\u0000readlib-arg:';
 
@@ -36,7 +37,7 @@ export function compiledStatement<A extends readonly unknown[], R>(
       q = compile(build, db, args);
       if (compiled.size < MAX_SHAPES) {
         compiled.set(shape, q);
-        if (dialectOf(db) === 'postgres') namePrepared(q.sql);
+        if (dialectOf(db) === 'postgres') prepareOnPostgres(q.sql);
       }
     }
     const parameters = q.slots.map((s) =>
@@ -66,32 +67,4 @@ function compile<A extends readonly unknown[], R>(
     throw new Error(`compiledOnce: each argument must become one bound parameter (${c.sql})`);
   }
   return { sql: c.sql, slots };
-}
-
-/**
- * PostgreSQL: the statements run as named prepared statements on a connection
- * (`postgres/prepared-statements.ts`), each with its name: the compiled-once ones and those given to
- * prepareOnPostgres. They are the few statements every request runs, their plans do not depend on
- * their values (lookups by key, writes of given rows), and planning them is a large part of their
- * cost on the server. A statement reading `*` is left out: a column added while a process runs would
- * change its rows, which a prepared statement refuses.
- */
-const preparedNames = new Map<string, string>();
-/** at most MAX_SHAPES per query, from a few dozen queries: a bound that only a mistake reaches */
-const MAX_PREPARED = 1000;
-const READS_STAR = /(?:^|[\s,])(?:"?\w+"?\.)?\*(?=[\s,]|$)/;
-
-/** Runs `sql` (a statement's whole text, fixed whatever its values) as a prepared statement on PostgreSQL. */
-export function prepareOnPostgres(sql: string): void {
-  namePrepared(sql);
-}
-
-function namePrepared(sql: string): void {
-  if (preparedNames.has(sql) || preparedNames.size >= MAX_PREPARED || READS_STAR.test(sql)) return;
-  preparedNames.set(sql, `readlib_${preparedNames.size + 1}`);
-}
-
-/** The name `sql` is prepared under on PostgreSQL, if it is one of those statements' text. */
-export function preparedNameOf(sql: string): string | undefined {
-  return preparedNames.get(sql);
 }

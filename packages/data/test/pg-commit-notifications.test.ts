@@ -11,6 +11,7 @@ import {
   type DbHandle,
   insertBook,
   logSearch,
+  logSearches,
   recordView,
   recordViews,
   saveShelf,
@@ -70,13 +71,19 @@ describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
     expect(commitStamp(service.db)).toBeGreaterThan(before);
     let inside = 0;
     await service.db.transaction().execute(async (trx) => {
-      await sql`select 1`.execute(trx);
+      await saveShelf(trx, user.id, book.id, 2);
       inside = commitStamp(service.db)!;
     });
     expect(commitStamp(service.db)).toBeGreaterThan(inside);
+    // a transaction that only read moves nothing (once the notifications of the writes are heard)
+    await sleep(100);
+    const read = commitStamp(service.db)!;
+    await service.db.transaction().execute((trx) => sql`select 1`.execute(trx));
+    await sleep(100);
+    expect(commitStamp(service.db)).toBe(read);
   });
 
-  it('a statement that writes inside its `with` is a write of this process (pg counts no rows for it)', async () => {
+  it('what moves the stamp: a write inside a `with` (pg counts no rows for it), not the search log alone', async () => {
     const book = await insertBook(other.db, sampleBook(), []);
     const user = await upsertUser(other.db, { openId: 'w1', platform: 'wx' });
     // the dialect alone, with no listener: what it tells is all that moves
@@ -92,6 +99,16 @@ describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
       expect(moves).toBe(0);
       await recordViews(db, [{ userId: user.id, bookId: book.id, at: 2 }]);
       expect(moves).toBe(1);
+      // the search log writes no row readers keep: alone or as a transaction of its own, no move
+      await logSearches(db, [{ keyword: 'dune', openId: null, at: 3 }]);
+      await db.transaction().execute((trx) => logSearches(trx, [{ keyword: 'emma', openId: null, at: 4 }]));
+      expect(moves).toBe(1);
+      // beside a write that counts, the transaction's commit moves it (as well as that write)
+      await db.transaction().execute(async (trx) => {
+        await logSearches(trx, [{ keyword: 'dune', openId: null, at: 5 }]);
+        await saveShelf(trx, user.id, book.id, 6);
+      });
+      expect(moves).toBe(3);
     } finally {
       await db.destroy();
     }

@@ -7,6 +7,7 @@ import {
   type DbHandle,
   findUserByOpenId,
   insertBook,
+  logSearches,
   recordView,
   upsertUser,
   userRank,
@@ -51,7 +52,14 @@ describe.skipIf(!postgres)('prepared statements on PostgreSQL', () => {
       rank: 0,
     });
     expect(await userRank(handle.db, user.id, book.id)).toBe(0);
+    // the search log's one text, whatever its rows
+    await logSearches(handle.db, [{ keyword: 'dune', openId: null, at: 1 }]);
+    await logSearches(handle.db, [
+      { keyword: 'emma', openId: 'p1', at: 2 },
+      { keyword: 'dune', openId: null, at: 3 },
+    ]);
     const prepared = await preparedOn(handle);
+    expect(prepared.filter((p) => p.statement.includes('insert into search_log'))).toHaveLength(1);
     const view = prepared.filter((p) => p.statement.includes('insert into views'));
     const rank = prepared.filter((p) => p.statement.includes('from "ratings"'));
     // one each, however often they ran

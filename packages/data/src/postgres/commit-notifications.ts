@@ -8,6 +8,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import pg from 'pg';
+import { isLogsOnly } from '../statement-marks.js';
 
 /**
  * The channel the commit triggers (migration 2026-11-26T1200-commit-notifications) notify, per schema:
@@ -148,7 +149,8 @@ export async function hearsItself(client: pg.Client, channel: string): Promise<v
 
 /**
  * Kysely's PostgreSQL dialect telling `moved` when a statement that writes (insert, update, delete,
- * also inside a `with`) or a commit has returned: the stamp of this process's own writes moves before their callers read.
+ * also inside a `with`) has returned, and when a transaction that wrote has committed (writes of logs
+ * alone do not count: writesLogsOnly): the stamp of this process's own writes moves before their callers read.
  */
 export class CommitTellingDialect extends PostgresDialect {
   constructor(
@@ -167,11 +169,21 @@ export class CommitTellingDialect extends PostgresDialect {
         const connection = await driver.acquireConnection();
         let wrapped = telling.get(connection);
         if (!wrapped) {
+          // whether the connection's transaction wrote a row readers keep: its commit moves the stamp
+          let wroteKept = false;
           wrapped = bound(connection, {
             executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
               const result = await connection.executeQuery<R>(query);
-              if (result.numAffectedRows !== undefined || query.sql === 'commit' || writesInWith(query.sql))
+              const { sql } = query;
+              if (sql === 'begin' || sql.startsWith('start transaction') || sql === 'rollback') {
+                wroteKept = false;
+              } else if (sql === 'commit') {
+                if (wroteKept) moved();
+                wroteKept = false;
+              } else if ((result.numAffectedRows !== undefined || writesInWith(sql)) && !isLogsOnly(sql)) {
+                wroteKept = true;
                 moved();
+              }
               return result;
             },
           });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { preparedNameOf } from '../compiled-once.js';
+import { preparedNameOf } from '../statement-marks.js';
 
 /**
  * A pg client that runs the compiled-once statements as named prepared statements: the server parses

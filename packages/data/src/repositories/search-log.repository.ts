@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { longRead } from '../sqlite/read-worker.js';
+import { prepareOnPostgres, writesLogsOnly } from '../statement-marks.js';
 import { inTransaction } from '../write-batcher.js';
 import { countKeywordSearches } from './activity-stats.repository.js';
 
@@ -63,15 +64,19 @@ async function pgLogSearches(
   db: Kysely<Database>,
   rows: Array<{ keyword: string; open_id: string | null; created_at: number }>,
 ) {
-  await sql`with cut as (select upto from stat_cuts where name = 'searches' for share),
+  const query = sql`with cut as (select upto from stat_cuts where name = 'searches' for share),
       given as (
-        select * from unnest(${rows.map((r) => r.keyword)}::text[], ${rows.map((r) => r.open_id)}::text[],
+        select keyword, open_id, created_at from unnest(${rows.map((r) => r.keyword)}::text[], ${rows.map((r) => r.open_id)}::text[],
           ${rows.map((r) => r.created_at)}::bigint[]) as g (keyword, open_id, created_at)),
       logged as (insert into search_log (keyword, open_id, created_at) select keyword, open_id, created_at from given)
     insert into search_stats (keyword, recent)
       select keyword, count(*) filter (where created_at >= coalesce((select upto from cut), 0))
       from given group by keyword order by keyword
-    on conflict (keyword) do update set recent = search_stats.recent + excluded.recent`.execute(db);
+    on conflict (keyword) do update set recent = search_stats.recent + excluded.recent`.compile(db);
+  // one text whatever the rows (they are arrays): planned once per connection; no reader keeps it
+  prepareOnPostgres(query.sql);
+  writesLogsOnly(query.sql);
+  await db.executeQuery(query);
 }
 
 export interface KeywordCount {

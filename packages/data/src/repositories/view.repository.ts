@@ -1,9 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import { compiledOnce, compiledStatement, prepareOnPostgres } from '../compiled-once.js';
+import { compiledOnce, compiledStatement } from '../compiled-once.js';
 import { isForeignKeyViolation } from '../constraint-errors.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { longRead } from '../sqlite/read-worker.js';
+import { prepareOnPostgres } from '../statement-marks.js';
 import { inTransaction } from '../write-batcher.js';
 import { type BookStats, countBookView } from './activity-stats.repository.js';
 import { numberKey } from './group-keys.js';
