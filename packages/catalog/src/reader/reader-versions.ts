@@ -15,7 +15,7 @@ export const readerVersionSources: Readonly<Record<ReaderVersion, string>> = {
   profiles:
     "counters.profile_version, moved in the transaction of a registration that changes a registered reader's nickname or avatar; read at every sync",
   commit:
-    "SQLite's commit stamp (the wal-index header): moved by any commit of any process; read at every sync. PostgreSQL: moved by the notifications of commits to the tables readers keep and by the process's own writes (LISTEN/NOTIFY); while not listening it moves at every sync, so nothing depending on it is reused",
+    "SQLite's commit stamp (the wal-index header): moved by any commit of any process; read at every sync. PostgreSQL: moved by the notifications of commits to the tables readers keep and by the process's own writes but those of logs alone (LISTEN/NOTIFY); while not listening it moves at every sync, so nothing depending on it is reused",
   activity:
     'the clock: moves every ACTIVITY_PERIOD_MS. Views, ratings and searches are not counted per write: rankings over 30 days lag them by at most this',
   affinity:
