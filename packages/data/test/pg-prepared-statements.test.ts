@@ -9,6 +9,7 @@ import {
   insertBook,
   logSearches,
   recordView,
+  saveRating,
   upsertUser,
   userRank,
 } from '../src/index.js';
@@ -73,6 +74,20 @@ describe.skipIf(!postgres)('prepared statements on PostgreSQL', () => {
     handle = createDb(setup.config, { poolSize: 1 });
     expect((await findUserByOpenId(handle.db, 'p2'))?.open_id).toBe('p2');
     expect((await preparedOn(handle)).filter((p) => p.statement.includes('"open_id" ='))).toEqual([]);
+  });
+
+  it('a migration changing the type of what a prepared statement returns: it is sent unprepared after', async () => {
+    const book = await insertBook(setup.db, sampleBook(), []);
+    const user = await upsertUser(setup.db, { openId: 'p4', platform: 'wx' });
+    await saveRating(setup.db, user.id, book.id, 4);
+    handle = createDb(setup.config, { poolSize: 1 });
+    expect(await userRank(handle.db, user.id, book.id)).toBe(4);
+    // another process migrates while this one serves (a rolling deploy)
+    await sql`alter table ratings alter column rank type bigint`.execute(setup.db);
+    expect(await userRank(handle.db, user.id, book.id)).toBe(4);
+    expect(await userRank(handle.db, user.id, book.id)).toBe(4);
+    // the same connection, which still has it prepared: the server refused it once, and is not asked again
+    expect((await preparedOn(handle)).filter((p) => p.statement.includes('from "ratings"'))).toHaveLength(1);
   });
 
   it('preparedStatements: false sends every statement unprepared (a pooler that does not keep them)', async () => {

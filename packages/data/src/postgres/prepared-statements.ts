@@ -10,11 +10,30 @@ import { preparedNameOf } from '../statement-marks.js';
  * turns this off.
  */
 export class PreparingClient extends pg.Client {
-  // pg's overloads; Kysely calls query(text, values)
+  /** statements this connection runs unprepared again: a migration changed their rows' types under them */
+  private readonly stale = new Set<string>();
+
+  // pg's overloads; Kysely calls query(text, values) and awaits the promise
   override query(...args: unknown[]): any {
-    const [config, values, ...rest] = args;
-    const name = typeof config === 'string' && Array.isArray(values) ? preparedNameOf(config) : undefined;
-    if (name !== undefined) args = [{ name, text: config, values }, ...rest];
-    return (super.query as (...a: unknown[]) => unknown)(...args);
+    const [text, values, ...rest] = args;
+    const name =
+      typeof text === 'string' && Array.isArray(values) && rest.length === 0
+        ? preparedNameOf(text)
+        : undefined;
+    const query = super.query as (...a: unknown[]) => Promise<unknown>;
+    if (name === undefined || this.stale.has(name)) return query.apply(this, args);
+    return query.call(this, { name, text, values }).catch((err: unknown) => {
+      // a migration run while this process serves (an old replica during a rolling deploy) may change
+      // the type of a column a prepared statement returns; the server then refuses that statement on
+      // this connection for good. Outside a transaction it is sent again unprepared, and from now on.
+      if (!changedUnder(err)) throw err;
+      this.stale.add(name);
+      return query.call(this, text, values);
+    });
   }
+}
+
+function changedUnder(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === '0A000' && /cached plan must not change result type/.test(String(e.message));
 }
