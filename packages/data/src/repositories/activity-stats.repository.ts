@@ -190,7 +190,16 @@ export interface BookStats {
 
 export async function bookStats(db: Kysely<Database>, bookId: number): Promise<BookStats> {
   const [row] = await statsOfBook(db, bookId);
-  if (!row) return { readers: 0, ratingNum: 0, ratingAvg: 0, views: 0 };
+  return row ? toBookStats(row) : { readers: 0, ratingNum: 0, ratingAvg: 0, views: 0 };
+}
+
+/** A book_stats row's counts as a detail shows them (no average without ratings). */
+export function toBookStats(row: {
+  readers: number | string;
+  rating_num: number | string;
+  rating_avg: number | string;
+  views_total: number | string;
+}): BookStats {
   const ratingNum = Number(row.rating_num);
   return {
     readers: Number(row.readers),

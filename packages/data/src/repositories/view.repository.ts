@@ -6,7 +6,7 @@ import { dialectOf } from '../dialect.js';
 import { longRead } from '../sqlite/read-worker.js';
 import { prepareOnPostgres } from '../statement-marks.js';
 import { inTransaction } from '../write-batcher.js';
-import { type BookStats, countBookView } from './activity-stats.repository.js';
+import { type BookStats, countBookView, toBookStats } from './activity-stats.repository.js';
 import { numberKey } from './group-keys.js';
 
 /** What a book detail shows after a reader's view, as the view's own statement read it (PostgreSQL). */
@@ -133,14 +133,8 @@ async function recordViewsPg(
   return items.map((_, i) => {
     const row = byItem.get(i + 1);
     if (!row) return 'gone';
-    const ratingNum = Number(row.rating_num);
     return {
-      stats: {
-        readers: Number(row.readers),
-        ratingNum,
-        ratingAvg: ratingNum > 0 ? Number(row.rating_avg) : 0,
-        views: Number(row.views_total),
-      },
+      stats: toBookStats(row),
       readers: row.recent.map(([user_id, at]) => ({ user_id, last_viewed_at: Number(at) })),
       rank: row.rank ?? 0,
     };
