@@ -161,6 +161,46 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     );
   });
 
+  it('PostgreSQL: indexes phrases across spaces and drops the indexes of the build before NFKC search; down restores them (2026-11-26T1400-phrase-trigrams)', async () => {
+    if (h.dialect !== 'postgres') return; // SQLite's trigram FTS5 tables hold spaces already
+    await insertBook(h.db, sampleBook({ title: 'Tales of Old Ember', author: 'Ann Lee' }), []);
+    const indexes = async () => {
+      const { rows } = await sql<{ name: string }>`
+        select indexname as name from pg_indexes where schemaname = current_schema()
+          and indexname like '%trgm' order by indexname`.execute(h.db);
+      return rows.map((r) => r.name);
+    };
+    const statistics = async () => {
+      const { rows } = await sql<{ name: string; target: number }>`
+        select c.relname as name, a.attstattarget as target from pg_attribute a
+          join pg_class c on c.oid = a.attrelid
+        where c.relnamespace = current_schema()::regnamespace and c.relname like '%nfkc_trgm'
+        order by c.relname`.execute(h.db);
+      return rows.map((r) => [r.name, Number(r.target)]);
+    };
+    const phrase = ['title', 'author', 'publisher'].map((c) => `books_${c}_phrase_trgm`);
+    const plain = ['title', 'author', 'publisher'].map((c) => `books_${c}_trgm`);
+    const nfkc = ['author', 'publisher', 'title'].map((c) => `books_${c}_nfkc_trgm`);
+    const current = await indexes();
+    expect(current).toEqual(expect.arrayContaining([...phrase, 'book_values_value_phrase_trgm', ...nfkc]));
+    expect(current.filter((i) => plain.includes(i) || i === 'book_values_value_trgm')).toEqual([]);
+    // the previous build's indexes stay, without statistics this build would spend planning on
+    expect(await statistics()).toEqual([
+      ['book_values_value_nfkc_trgm', 0],
+      ...nfkc.map((name) => [name, 0]),
+    ]);
+    expect((await searchBooks(h.db, 's of old e', { offset: 0, limit: 10 })).map((b) => b.title)).toEqual([
+      'Tales of Old Ember',
+    ]);
+
+    const m = testMigrator(h.db, schema());
+    expect((await m.migrateTo('2026-11-26T1200-commit-notifications')).error).toBeUndefined();
+    const before = await indexes();
+    expect(before).toEqual(expect.arrayContaining([...plain, 'book_values_value_trgm', ...nfkc]));
+    expect(before.filter((i) => i.includes('phrase'))).toEqual([]);
+    expect((await statistics()).map(([, target]) => target)).toEqual([-1, -1, -1, -1]);
+  });
+
   it('decisions.md §5: the days rolled up before are UTC days; down drops days of another offset (2026-11-23T1400-view-days-offset)', async () => {
     const m = testMigrator(h.db, schema());
     const before = '2026-11-23T1200-nfkc-search';

@@ -329,6 +329,30 @@ describe.each(dialects)('search repository on $name', (dialect) => {
     }
   });
 
+  it('matches a phrase across its spaces exactly: a space is not the letter ʬ, in the text or the keyword', async () => {
+    // PostgreSQL's trigram indexes hold each space swapped with ʬ (2026-11-26T1400-phrase-trigrams)
+    const added = [
+      ['spaced', 'Tales of Old Ember', 'Ann Lee Brook'],
+      ['lettered', 'Tales ofʬOld Ember', 'Annʬlee Brook'],
+    ] as const;
+    for (const [file_name, title, author] of added)
+      await insertBook(h.db, sampleBook({ file_name, title, author, category_id: 12 }), []);
+    try {
+      expect(await titles('s of old e')).toEqual(['spaced']);
+      expect(await titles('sʬofʬold')).toEqual([]);
+      expect(await titles('ofʬold')).toEqual(['lettered']);
+      expect(await titles('n lee b')).toEqual(['spaced']);
+      expect(await titles('nʬlee b')).toEqual(['lettered']);
+      expect(await searchFacet(h.db, 'ann lee', 'author')).toEqual([{ value: 'Ann Lee Brook', n: 1 }]);
+      expect(await searchFacet(h.db, 'annʬlee', 'author')).toEqual([{ value: 'Annʬlee Brook', n: 1 }]);
+      expect(await searchList(h.db, { author: 'n lee' }, page)).toEqual([
+        expect.objectContaining({ file_name: 'spaced' }),
+      ]);
+    } finally {
+      for (const [file_name] of added) await deleteBook(h.db, file_name);
+    }
+  });
+
   it('treats LIKE and FTS syntax in keywords as plain text', async () => {
     for (const kw of ['%', '_', '"', "' OR 1=1 --", 'a"b', 'NEAR(a b)', '*', '\\']) {
       await expect(searchBooks(h.db, kw, page)).resolves.toBeInstanceOf(Array);

@@ -39,9 +39,33 @@ export function trigramKeyword(keyword: string): string {
   return keyword.normalize('NFKC');
 }
 
-/** PostgreSQL: the text a trigram index of this column holds (the expression its index is built on). */
-export function pgIndexedText(column: string) {
+/** PostgreSQL: the text searched in a column, its NFKC form (`<column>_nfkc`) where that differs. */
+export function pgSearchedText(column: string) {
   return sql`coalesce(${sql.ref(`${column}_nfkc`)}, ${sql.ref(column)})`;
+}
+
+/**
+ * PostgreSQL: the text a trigram index of this column holds (the expression its index is built on,
+ * migration 2026-11-26T1400-phrase-trigrams): the searched text with every space swapped with `ʬ`,
+ * so that pg_trgm, which splits words at anything but letters and digits, reads a phrase's trigrams
+ * across its spaces. A swap is its own inverse and changes no case, so the swapped text is ILIKE the
+ * swapped pattern (pgIndexedPattern) exactly when the text is ILIKE the pattern.
+ */
+export function pgIndexedText(column: string) {
+  return sql`translate(${pgSearchedText(column)}, ${sql.lit(SWAPPED)}, ${sql.lit(SWAPPED_TO)})`;
+}
+
+/** What pgIndexedText swaps: each character of the first with the one at its place in the second. */
+const SWAPPED = ' \u02ac';
+const SWAPPED_TO = '\u02ac ';
+
+/** The ILIKE pattern of "contains the keyword" in the text a trigram index holds (pgIndexedText). */
+export function pgIndexedPattern(keyword: string): string {
+  const swapped = Array.from(trigramKeyword(keyword), (c) => {
+    const at = SWAPPED.indexOf(c);
+    return at < 0 ? c : SWAPPED_TO[at];
+  }).join('');
+  return `%${escapeLike(swapped)}%`;
 }
 
 /** SQLite: `select rowid as id from <fts table> where <match>` for the keyword in the given fields. */
@@ -61,21 +85,32 @@ export function ftsMatch(keyword: string, fields: SearchField[]) {
 
 /**
  * Where a PostgreSQL condition is tested: `index`, in the form its GIN index serves (a match set read
- * through the index); `row`, in the form cheapest to test on a row already read (a walk in id order).
- * Both are true of the same rows.
+ * through the index); `row`, in the form cheapest to test on a row already read (a walk in id order);
+ * `probe`, the index form with the keyword out of the planner's sight. All three are true of the same
+ * rows. The search page (pg-search-page.ts) decides between the index and a walk by what it reads, not
+ * by estimates, so estimating its conditions is planning spent for nothing: the planner estimates a
+ * LIKE by testing the pattern against every common and histogram value of the column. A value the
+ * planner cannot see (a sub-select's) is estimated at the default, a few hundred books, for which the
+ * index is the plan; and a plan that no keyword changes is one PostgreSQL keeps for a prepared
+ * statement instead of planning it again.
  */
-export type MatchOn = 'index' | 'row';
+export type MatchOn = 'index' | 'row' | 'probe';
 
-/** PostgreSQL: "the keyword is in one of these fields" as a condition on a books row. */
+/**
+ * PostgreSQL: "the keyword is in one of these fields" as a condition on a books row, or on a
+ * book_values row with `textIn: 'value'` (the column holding every field's text there).
+ */
 export function pgFieldMatch(
   keyword: string,
   fields: SearchField[],
   on: MatchOn = 'index',
+  textIn?: 'value',
 ): Expression<SqlBool> {
   const kw = normalizeText(keyword);
   if (isShortKeyword(kw)) {
     const tokens = fields.map((f) => gramToken(GRAM[f], kw));
-    if (on === 'index') return sql<SqlBool>`string_to_array(grams, ' ') && ${sql.val(tokens)}::text[]`;
+    if (on !== 'row')
+      return sql<SqlBool>`string_to_array(grams, ' ') && ${unseen(on, sql`${sql.val(tokens)}::text[]`)}`;
     // the tokens are space-separated words of hex digits: a token is an element exactly when it is a
     // substring with a space on either side, which a walk tests without splitting every row's grams
     // into an array (several times the work per book walked)
@@ -84,9 +119,22 @@ export function pgFieldMatch(
       sql` or `,
     )})`;
   }
+  if (on !== 'row') {
+    const pattern = unseen(on, sql`${pgIndexedPattern(keyword)}::text`);
+    return sql<SqlBool>`(${sql.join(
+      fields.map((f) => sql`${pgIndexedText(textIn ?? f)} ilike ${pattern}`),
+      sql` or `,
+    )})`;
+  }
+  // a row read already is tested on its text as it is (no swap to compute per book walked)
   const pattern = `%${escapeLike(trigramKeyword(keyword))}%`;
   return sql<SqlBool>`(${sql.join(
-    fields.map((f) => sql`${pgIndexedText(f)} ilike ${pattern}`),
+    fields.map((f) => sql`${pgSearchedText(textIn ?? f)} ilike ${pattern}`),
     sql` or `,
   )})`;
+}
+
+/** A condition's value, in a sub-select when it is a probe's (MatchOn): the planner sees a parameter. */
+function unseen(on: MatchOn, value: Expression<unknown>) {
+  return on === 'probe' ? sql`(select ${value})` : value;
 }
