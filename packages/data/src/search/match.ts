@@ -40,7 +40,7 @@ export function trigramKeyword(keyword: string): string {
 }
 
 /** PostgreSQL: the text searched in a column, its NFKC form (`<column>_nfkc`) where that differs. */
-export function pgSearchedText(column: string) {
+function pgSearchedText(column: string) {
   return sql`coalesce(${sql.ref(`${column}_nfkc`)}, ${sql.ref(column)})`;
 }
 
@@ -51,7 +51,7 @@ export function pgSearchedText(column: string) {
  * across its spaces. A swap is its own inverse and changes no case, so the swapped text is ILIKE the
  * swapped pattern (pgIndexedPattern) exactly when the text is ILIKE the pattern.
  */
-export function pgIndexedText(column: string) {
+function pgIndexedText(column: string) {
   return sql`translate(${pgSearchedText(column)}, ${sql.lit(SWAPPED)}, ${sql.lit(SWAPPED_TO)})`;
 }
 
@@ -60,7 +60,7 @@ const SWAPPED = ' \u02ac';
 const SWAPPED_TO = '\u02ac ';
 
 /** The ILIKE pattern of "contains the keyword" in the text a trigram index holds (pgIndexedText). */
-export function pgIndexedPattern(keyword: string): string {
+function pgIndexedPattern(keyword: string): string {
   const swapped = Array.from(trigramKeyword(keyword), (c) => {
     const at = SWAPPED.indexOf(c);
     return at < 0 ? c : SWAPPED_TO[at];
