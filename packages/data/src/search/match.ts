@@ -119,17 +119,13 @@ export function pgFieldMatch(
       sql` or `,
     )})`;
   }
-  if (on !== 'row') {
-    const pattern = unseen(on, sql`${pgIndexedPattern(keyword)}::text`);
-    return sql<SqlBool>`(${sql.join(
-      fields.map((f) => sql`${pgIndexedText(textIn ?? f)} ilike ${pattern}`),
-      sql` or `,
-    )})`;
-  }
   // a row read already is tested on its text as it is (no swap to compute per book walked)
-  const pattern = `%${escapeLike(trigramKeyword(keyword))}%`;
+  const [text, pattern] =
+    on === 'row'
+      ? [pgSearchedText, sql`${`%${escapeLike(trigramKeyword(keyword))}%`}`]
+      : [pgIndexedText, unseen(on, sql`${pgIndexedPattern(keyword)}::text`)];
   return sql<SqlBool>`(${sql.join(
-    fields.map((f) => sql`${pgSearchedText(textIn ?? f)} ilike ${pattern}`),
+    fields.map((f) => sql`${text(textIn ?? f)} ilike ${pattern}`),
     sql` or `,
   )})`;
 }
