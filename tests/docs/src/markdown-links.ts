@@ -60,3 +60,14 @@ export function brokenLinks(file: string, markdown = readFileSync(file, 'utf8'))
       : [`${target} (no such heading)`];
   });
 }
+
+/**
+ * The repository paths a page names in code spans (`packages/data/src/search/match.ts`): a path from
+ * the root into one of the project's top folders, without wildcards. Pages point readers at files
+ * this way more often than by links, and a moved file leaves such a name behind.
+ */
+export function namedPaths(markdown: string): string[] {
+  return [...markdown.matchAll(/`((?:apps|packages|bench|deploy|tests|docs)\/[\w./-]+)`/g)].map(
+    (m) => m[1] as string,
+  );
+}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorsOf, brokenLinks, linkTargets } from '../src/markdown-links.js';
+import { anchorsOf, brokenLinks, linkTargets, namedPaths } from '../src/markdown-links.js';
 import { repoRoot, repositoryFiles } from '../src/repository-files.js';
 
 const files = repositoryFiles().filter(
@@ -75,5 +75,24 @@ describe('relative links of the Markdown pages resolve', () => {
       'notes-1',
       'schema-x',
     ]);
+  });
+});
+
+describe('the repository paths the Markdown pages name in code spans exist', () => {
+  const pages = files.filter((f) => f.endsWith('.md') && !f.startsWith('CHANGELOG'));
+
+  it.each(pages)('%s', (page) => {
+    const missing = namedPaths(readFileSync(join(repoRoot, page), 'utf8')).filter(
+      (path) => !existsSync(join(repoRoot, path)),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('the checker reads paths from the top folders and leaves wildcards and other text alone', () => {
+    expect(
+      namedPaths(
+        '`packages/data/src/a.ts` and `apps/console/` but not `src/b.ts`, `packages/*/dist`, packages/c.ts',
+      ),
+    ).toEqual(['packages/data/src/a.ts', 'apps/console/']);
   });
 });

@@ -34,7 +34,9 @@ export async function listBooksAdmin(
   page: { offset: number; limit: number },
 ): Promise<{ rows: BookRow[]; total: number }> {
   const texts = TEXT_FILTERS.filter((field) => filter[field]);
-  if (dialectOf(db) === 'sqlite' && texts.length > 0 && !filter.category)
+  const postgres = dialectOf(db) === 'postgres';
+  if (postgres && texts.length > 0) return pgMatchesPage(db, filterConditions(db, filter), sort, page);
+  if (!postgres && texts.length > 0 && !filter.category)
     return matchesPage(
       db,
       texts.map((field) => matchingIds(db, filter[field]!, [field])),
@@ -62,16 +64,16 @@ const TEXT_FILTERS = ['title', 'author'] as const;
 /**
  * The filters as conditions on a books row, read through the search indexes (trigram FTS / grams),
  * not a lower() LIKE scan; the category by its id, so neither the page nor the count needs the join to
- * test it. On PostgreSQL the match is tested on the row itself: the planner then reads a bitmap of the
- * trigram (and category) indexes, or walks ids for a common substring, where `id in (matches)` looked
- * every match up again by id.
+ * test it. On PostgreSQL the match is tested on the row itself, through its index with the keyword out
+ * of the planner's sight (MatchOn `probe`): the matches are read whole anyway (pgMatchesPage), and
+ * estimating a LIKE against the column's statistics cost as much planning as a small filter's reading.
  */
 function filterConditions(db: Kysely<Database>, filter: AdminListFilter): Expression<SqlBool>[] {
   const eb = expressionBuilder<Database, 'books'>();
   const postgres = dialectOf(db) === 'postgres';
   const conditions = TEXT_FILTERS.filter((field) => filter[field]).map((field) =>
     postgres
-      ? pgFieldMatch(filter[field]!, [field])
+      ? pgFieldMatch(filter[field]!, [field], 'probe')
       : eb('books.id', 'in', matchingIds(db, filter[field]!, [field])),
   );
   if (filter.category)
@@ -127,6 +129,29 @@ async function matchesPage(
     ),
     total: Number(n),
   };
+}
+
+/**
+ * PostgreSQL, with a title or author filter: one statement reads the matches once, counts them and
+ * orders them for the page, then only the page's books are read. A count and a page apart each read
+ * every match of a filter matching thousands of books (the count, to test each row; the page, to sort
+ * them), and the matches' ids and sort keys are narrow where the page's rows are not.
+ */
+async function pgMatchesPage(
+  db: Kysely<Database>,
+  conditions: Expression<SqlBool>[],
+  sort: { field: BookListSortField; dir: 'asc' | 'desc' },
+  page: { offset: number; limit: number },
+): Promise<{ rows: BookRow[]; total: number }> {
+  let matches = db.selectFrom('books').select(['books.id', sql.ref(SORTABLE_FIELDS[sort.field]).as('k')]);
+  for (const condition of conditions) matches = matches.where(condition);
+  const dir = sql.raw(sort.dir);
+  const { rows } = await sql<{ total: string | number; ids: number[] }>`with m as materialized (${matches})
+    select (select count(*) from m) as total,
+      array(select m.id from m order by m.k ${dir}, m.id ${dir}
+        limit ${page.limit} offset ${page.offset}) as ids`.execute(db);
+  const { total, ids } = rows[0]!;
+  return { rows: await findBooksByIds(db, ids.map(Number)), total: Number(total) };
 }
 
 /** A catalogue book with the same title, author and publisher (decisions.md §4: duplicates refused). */
