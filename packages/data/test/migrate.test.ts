@@ -161,44 +161,89 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     );
   });
 
+  const trigramIndexes = async () => {
+    const { rows } = await sql<{ name: string }>`
+      select indexname as name from pg_indexes where schemaname = current_schema()
+        and indexname like '%trgm' order by indexname`.execute(h.db);
+    return rows.map((r) => r.name);
+  };
+  /** Statistics targets of the NFKC indexes' expressions and of the key columns. */
+  const statisticsTargets = async () => {
+    const { rows } = await sql<{ name: string; target: number }>`
+      select case c.relkind when 'i' then c.relname else c.relname || '.' || a.attname end as name,
+        a.attstattarget as target from pg_attribute a join pg_class c on c.oid = a.attrelid
+      where c.relnamespace = current_schema()::regnamespace and a.attnum > 0 and not a.attisdropped
+        and (c.relname like '%nfkc_trgm' or (c.relkind = 'r' and a.attname like '%\_key'))
+      order by 1`.execute(h.db);
+    return rows.map((r) => [r.name, Number(r.target)]);
+  };
+  const phrase = ['title', 'author', 'publisher'].map((c) => `books_${c}_phrase_trgm`);
+  const nfkc = ['author', 'publisher', 'title'].map((c) => `books_${c}_nfkc_trgm`);
+
   it('PostgreSQL: indexes phrases across spaces and drops the indexes of the build before NFKC search; down restores them (2026-11-26T1400-phrase-trigrams)', async () => {
     if (h.dialect !== 'postgres') return; // SQLite's trigram FTS5 tables hold spaces already
-    await insertBook(h.db, sampleBook({ title: 'Tales of Old Ember', author: 'Ann Lee' }), []);
-    const indexes = async () => {
-      const { rows } = await sql<{ name: string }>`
-        select indexname as name from pg_indexes where schemaname = current_schema()
-          and indexname like '%trgm' order by indexname`.execute(h.db);
-      return rows.map((r) => r.name);
-    };
-    const statistics = async () => {
-      const { rows } = await sql<{ name: string; target: number }>`
-        select c.relname as name, a.attstattarget as target from pg_attribute a
-          join pg_class c on c.oid = a.attrelid
-        where c.relnamespace = current_schema()::regnamespace and c.relname like '%nfkc_trgm'
-        order by c.relname`.execute(h.db);
-      return rows.map((r) => [r.name, Number(r.target)]);
-    };
-    const phrase = ['title', 'author', 'publisher'].map((c) => `books_${c}_phrase_trgm`);
     const plain = ['title', 'author', 'publisher'].map((c) => `books_${c}_trgm`);
-    const nfkc = ['author', 'publisher', 'title'].map((c) => `books_${c}_nfkc_trgm`);
-    const current = await indexes();
+    const m = testMigrator(h.db, schema());
+    expect((await m.migrateTo('2026-11-26T1400-phrase-trigrams')).error).toBeUndefined();
+    const current = await trigramIndexes();
     expect(current).toEqual(expect.arrayContaining([...phrase, 'book_values_value_phrase_trgm', ...nfkc]));
     expect(current.filter((i) => plain.includes(i) || i === 'book_values_value_trgm')).toEqual([]);
     // the previous build's indexes stay, without statistics this build would spend planning on
-    expect(await statistics()).toEqual([
+    expect(await statisticsTargets()).toEqual([
       ['book_values_value_nfkc_trgm', 0],
       ...nfkc.map((name) => [name, 0]),
     ]);
-    expect((await searchBooks(h.db, 's of old e', { offset: 0, limit: 10 })).map((b) => b.title)).toEqual([
+
+    expect((await m.migrateTo('2026-11-26T1200-commit-notifications')).error).toBeUndefined();
+    const before = await trigramIndexes();
+    expect(before).toEqual(expect.arrayContaining([...plain, 'book_values_value_trgm', ...nfkc]));
+    expect(before.filter((i) => i.includes('phrase'))).toEqual([]);
+    expect((await statisticsTargets()).map(([, target]) => target)).toEqual([-1, -1, -1, -1]);
+  });
+
+  it('PostgreSQL: stores each searched text as its trigram index reads it, lowered, and indexes that; down restores the NFKC indexes (2026-11-26T1600-search-keys)', async () => {
+    if (h.dialect !== 'postgres') return; // SQLite's FTS5 tables are the search keys
+    await insertBook(h.db, sampleBook({ title: 'Tales of Old Ember', author: 'ＡＮＮ Lee' }), []);
+    const keys = async () =>
+      (
+        await sql<{ title_key: string; author_key: string }>`select title_key, author_key from books`.execute(
+          h.db,
+        )
+      ).rows;
+    const keyIndexes = [
+      'book_values_value_key_trgm',
+      ...['author', 'publisher', 'title'].map((c) => `books_${c}_key_trgm`),
+    ];
+    // the NFKC form, spaces swapped with ʬ, lower case: what the phrase indexes read, lowered
+    expect(await keys()).toEqual([{ title_key: 'talesʬofʬoldʬember', author_key: 'annʬlee' }]);
+    const latest = await trigramIndexes();
+    expect(latest).toEqual(
+      expect.arrayContaining([...keyIndexes, ...phrase, 'book_values_value_phrase_trgm']),
+    );
+    expect(latest.filter((i) => i.includes('nfkc'))).toEqual([]);
+    // the keys keep no statistics: the statements hide their keywords from the planner
+    expect(await statisticsTargets()).toEqual([
+      ['book_values.value_key', 0],
+      ['books.author_key', 0],
+      ['books.publisher_key', 0],
+      ['books.title_key', 0],
+    ]);
+    expect((await searchBooks(h.db, 's OF old e', { offset: 0, limit: 10 })).map((b) => b.title)).toEqual([
       'Tales of Old Ember',
     ]);
 
     const m = testMigrator(h.db, schema());
-    expect((await m.migrateTo('2026-11-26T1200-commit-notifications')).error).toBeUndefined();
-    const before = await indexes();
-    expect(before).toEqual(expect.arrayContaining([...plain, 'book_values_value_trgm', ...nfkc]));
-    expect(before.filter((i) => i.includes('phrase'))).toEqual([]);
-    expect((await statistics()).map(([, target]) => target)).toEqual([-1, -1, -1, -1]);
+    expect((await m.migrateTo('2026-11-26T1400-phrase-trigrams')).error).toBeUndefined();
+    const before = await trigramIndexes();
+    expect(before).toEqual(expect.arrayContaining([...phrase, 'book_values_value_nfkc_trgm', ...nfkc]));
+    expect(before.filter((i) => i.includes('_key_'))).toEqual([]);
+    expect(await statisticsTargets()).toEqual([
+      ['book_values_value_nfkc_trgm', 0],
+      ...nfkc.map((name) => [name, 0]),
+    ]);
+    // and up again: the keys are computed for the rows already there
+    expect((await m.migrateToLatest()).error).toBeUndefined();
+    expect(await keys()).toEqual([{ title_key: 'talesʬofʬoldʬember', author_key: 'annʬlee' }]);
   });
 
   it('decisions.md §5: the days rolled up before are UTC days; down drops days of another offset (2026-11-23T1400-view-days-offset)', async () => {

@@ -20,6 +20,7 @@ import * as bookReadersByUser from './2026-11-24T1000-book-readers-by-user.js';
 import * as searchPlannerStatistics from './2026-11-26T1000-search-planner-statistics.js';
 import * as commitNotifications from './2026-11-26T1200-commit-notifications.js';
 import * as phraseTrigrams from './2026-11-26T1400-phrase-trigrams.js';
+import * as searchKeys from './2026-11-26T1600-search-keys.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T1000-search-planner-statistics': searchPlannerStatistics,
   '2026-11-26T1200-commit-notifications': commitNotifications,
   '2026-11-26T1400-phrase-trigrams': phraseTrigrams,
+  '2026-11-26T1600-search-keys': searchKeys,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -39,33 +39,33 @@ export function trigramKeyword(keyword: string): string {
   return keyword.normalize('NFKC');
 }
 
-/** PostgreSQL: the text searched in a column, its NFKC form (`<column>_nfkc`) where that differs. */
-function pgSearchedText(column: string) {
-  return sql`coalesce(${sql.ref(`${column}_nfkc`)}, ${sql.ref(column)})`;
-}
-
 /**
- * PostgreSQL: the text a trigram index of this column holds (the expression its index is built on,
- * migration 2026-11-26T1400-phrase-trigrams): the searched text with every space swapped with `ʬ`,
- * so that pg_trgm, which splits words at anything but letters and digits, reads a phrase's trigrams
- * across its spaces. A swap is its own inverse and changes no case, so the swapped text is ILIKE the
- * swapped pattern (pgIndexedPattern) exactly when the text is ILIKE the pattern.
+ * PostgreSQL: a column's search key (migration 2026-11-26T1600-search-keys), the text its trigram index
+ * holds: the NFKC form where it differs, every space swapped with `ʬ`, in lower case. pg_trgm splits
+ * words at anything but letters and digits; with the swap it reads a phrase's trigrams across its
+ * spaces. A swap is its own inverse and changes no case, and PostgreSQL's ILIKE on UTF-8 is a LIKE
+ * over both texts lowered: the key is LIKE the lowered swapped pattern (pgKeyPattern) exactly when
+ * the text is ILIKE the pattern.
  */
-function pgIndexedText(column: string) {
-  return sql`translate(${pgSearchedText(column)}, ${sql.lit(SWAPPED)}, ${sql.lit(SWAPPED_TO)})`;
+function pgKey(column: string) {
+  return sql.ref(`${column}_key`);
 }
 
-/** What pgIndexedText swaps: each character of the first with the one at its place in the second. */
+/** What a key swaps: each character of the first with the one at its place in the second. */
 const SWAPPED = ' \u02ac';
 const SWAPPED_TO = '\u02ac ';
 
-/** The ILIKE pattern of "contains the keyword" in the text a trigram index holds (pgIndexedText). */
-function pgIndexedPattern(keyword: string): string {
+/**
+ * The LIKE pattern of "contains the keyword" in a key (pgKey): the keyword swapped as keys are, then
+ * lowered by PostgreSQL itself, whose lower() made the keys (JavaScript's toLowerCase differs on a few
+ * letters).
+ */
+function pgKeyPattern(keyword: string): Expression<string> {
   const swapped = Array.from(trigramKeyword(keyword), (c) => {
     const at = SWAPPED.indexOf(c);
     return at < 0 ? c : SWAPPED_TO[at];
   }).join('');
-  return `%${escapeLike(swapped)}%`;
+  return sql<string>`lower(${`%${escapeLike(swapped)}%`}::text)`;
 }
 
 /** SQLite: `select rowid as id from <fts table> where <match>` for the keyword in the given fields. */
@@ -85,7 +85,8 @@ export function ftsMatch(keyword: string, fields: SearchField[]) {
 
 /**
  * Where a PostgreSQL condition is tested: `index`, in the form its GIN index serves (a match set read
- * through the index); `row`, in the form cheapest to test on a row already read (a walk in id order);
+ * through the index); `row`, in the form cheapest to test on a row already read (a walk in id order; for keywords of
+ * 3 characters or more the probe's);
  * `probe`, the index form with the keyword out of the planner's sight. All three are true of the same
  * rows. The search page (pg-search-page.ts) decides between the index and a walk by what it reads, not
  * by estimates, so estimating its conditions is planning spent for nothing: the planner estimates a
@@ -119,13 +120,10 @@ export function pgFieldMatch(
       sql` or `,
     )})`;
   }
-  // a row read already is tested on its text as it is (no swap to compute per book walked)
-  const [text, pattern] =
-    on === 'row'
-      ? [pgSearchedText, sql`${`%${escapeLike(trigramKeyword(keyword))}%`}`]
-      : [pgIndexedText, unseen(on, sql`${pgIndexedPattern(keyword)}::text`)];
+  // a row read already is tested against the pattern lowered once, in a sub-select, not at every row
+  const pattern = unseen(on === 'row' ? 'probe' : on, pgKeyPattern(keyword));
   return sql<SqlBool>`(${sql.join(
-    fields.map((f) => sql`${text(textIn ?? f)} ilike ${pattern}`),
+    fields.map((f) => sql`${pgKey(textIn ?? f)} like ${pattern}`),
     sql` or `,
   )})`;
 }
