@@ -85,15 +85,14 @@ export function ftsMatch(keyword: string, fields: SearchField[]) {
 
 /**
  * Where a PostgreSQL condition is tested: `index`, in the form its GIN index serves (a match set read
- * through the index); `row`, in the form cheapest to test on a row already read (a walk in id order; for keywords of
- * 3 characters or more the probe's);
- * `probe`, the index form with the keyword out of the planner's sight. All three are true of the same
- * rows. The search page (pg-search-page.ts) decides between the index and a walk by what it reads, not
- * by estimates, so estimating its conditions is planning spent for nothing: the planner estimates a
- * LIKE by testing the pattern against every common and histogram value of the column. A value the
- * planner cannot see (a sub-select's) is estimated at the default, a few hundred books, for which the
- * index is the plan; and a plan that no keyword changes is one PostgreSQL keeps for a prepared
- * statement instead of planning it again.
+ * through the index); `row`, in the form cheapest to test on a row already read (a walk in id order;
+ * for keywords of 3 characters or more, the probe's); `probe`, the index form with the keyword out of
+ * the planner's sight. All three are true of the same rows. The search page (pg-search-page.ts)
+ * decides between the index and a walk by what it reads, not by estimates, so estimating its
+ * conditions is planning spent for nothing: the planner estimates a LIKE by testing the pattern against
+ * every common and histogram value of the column. A value the planner cannot see (a sub-select's) is
+ * estimated at the default, a few hundred books, for which the index is the plan; and a plan that no
+ * keyword changes is one PostgreSQL keeps for a prepared statement instead of planning it again.
  */
 export type MatchOn = 'index' | 'row' | 'probe';
 
