@@ -20,7 +20,15 @@ export const ContentsEntry = Type.Object(
 );
 export type ContentsEntry = Static<typeof ContentsEntry>;
 
+// A named interface rather than `Static<typeof ContentsNode>`: declaration emit cannot print an
+// anonymous recursive type (it elides the nested level to an array of any), so the schemas that
+// reference this one are typed through this name (see ContentsTree). test/reader-resources.test.ts
+// checks it is the schema's static type.
 /** A table-of-contents entry with its nested entries (the `contentsTree`). */
+export interface ContentsNode extends ContentsEntry {
+  children: ContentsNode[];
+}
+
 export const ContentsNode = Type.Recursive(
   (This) =>
     Type.Object({
@@ -29,7 +37,6 @@ export const ContentsNode = Type.Recursive(
     }),
   { $id: 'ContentsNode', description: 'Table-of-contents entry with its nested entries.' },
 );
-export type ContentsNode = Static<typeof ContentsNode>;
 
 const contents = () =>
   Type.Array(ref(ContentsEntry), { description: 'Flat table of contents, in document order.' });
@@ -39,7 +46,7 @@ const contents = () =>
  * leaf). The original service answers this array and the original console hands it to a tree component
  * that needs an array; the spec's "object" is the original's loose typing of it.
  */
-export const ContentsTree = Type.Array(ref(ContentsNode), {
+export const ContentsTree = Type.Array(Type.Unsafe<ContentsNode>(ref(ContentsNode)), {
   $id: 'ContentsTree',
   description:
     'Tree-shaped table of contents: the top-level entries, in document order, each with its nested entries.',

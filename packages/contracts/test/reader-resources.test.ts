@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import type { Static } from '@sinclair/typebox';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   BookContents,
   BookDetail,
   BookSummary,
   ContentsEntry,
   ContentsNode,
+  type ContentsTree,
   HomeData,
   HotSearchItem,
   OpenIdData,
@@ -64,6 +66,13 @@ describe('spec §4.7 ContentsNode / BookContents', () => {
     expect(check(ContentsNode, root)).toBe(false);
   });
   it('requires children', () => expect(check(ContentsNode, entry('a', 0, '', 1))).toBe(false));
+  it("types the tree through the named ContentsNode interface, the schema's own static type", () => {
+    // checked by the package's typecheck: declaration emit prints a named recursive type, not `any[]`
+    expectTypeOf<ContentsNode>().toEqualTypeOf<Static<typeof ContentsNode>>();
+    expectTypeOf<ContentsTree>().toEqualTypeOf<ContentsNode[]>();
+    expectTypeOf<BookContents['contentsTree']>().toEqualTypeOf<ContentsNode[]>();
+    expectTypeOf<ContentsNode['children'][number]['children']>().toEqualTypeOf<ContentsNode[]>();
+  });
   it('GET /book/contents is the detail plus contents and contentsTree', () => {
     expect(check(BookContents, { ...bookDetail, contents, contentsTree })).toBe(true);
     expect(check(BookContents, bookDetail)).toBe(false);

@@ -1,7 +1,8 @@
 import type { AdminBookDetail, LoginData } from '@readlib/contracts';
 import type { AdminRoutes, ResultOf } from '@readlib/contracts/routes';
 import type { ApiError } from './api-error.js';
-import type { RouteMethods } from './route-client.js';
+import type { BookListQuery } from './contract-types.js';
+import type { Loose, RouteMethods } from './route-client.js';
 import type { CallOptions, FetchLike, LocalFile, MiniProgramFetch, UploadCallOptions } from './transport.js';
 
 /** GET /book/list result: the page of books without the envelope's code and msg. */
@@ -14,28 +15,30 @@ export interface AdminClientOptions {
   /** e.g. `https://admin-api.example.com` or `http://127.0.0.1:3001` */
   baseUrl: string;
   /** a token kept from an earlier login */
-  token?: string;
+  token?: string | undefined;
   /**
    * default: the global `fetch`. A mini-program adapter (`@readlib/sdk/wechat`, `/alipay`) makes a
    * `MiniProgramAdminClient`, whose `uploadBook` takes a local file path.
    */
-  fetch?: FetchLike | MiniProgramFetch;
+  fetch?: FetchLike | MiniProgramFetch | undefined;
   /** extra headers sent with every request */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * milliseconds each request may wait for its whole answer before rejecting with kind `'timeout'` (a
    * call's own `timeoutMs` overrides it; a retry after `onUnauthorized` gets a timer of its own);
    * default: no timeout. A positive finite number (at most 2,147,483,647), else `createAdminClient`
    * throws a RangeError.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Called when a call is refused with 401 / code -2 (missing, expired or invalid token). Return a fresh
    * token to retry that call once with it (the token is kept for later calls); return nothing to let the
    * call reject with the `unauthorized` ApiError (also what happens when the hook throws).
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only redirects to a login page returns void
-  onUnauthorized?: (error: ApiError) => string | undefined | void | Promise<string | undefined | void>;
+  onUnauthorized?:
+    | ((error: ApiError) => string | undefined | void | Promise<string | undefined | void>)
+    | undefined;
 }
 
 /**
@@ -46,7 +49,12 @@ export interface AdminClientOptions {
  * <token>`. Each resolves with the envelope's `data` (nothing for an acknowledgement, the page for
  * `listBooks`) and rejects with an `ApiError`.
  */
-export interface AdminClient extends Omit<RouteMethods<AdminRoutes>, 'login' | 'uploadBook'> {
+export interface AdminClient extends Omit<RouteMethods<AdminRoutes>, 'listBooks' | 'login' | 'uploadBook'> {
+  /**
+   * GET /book/list: a page of the catalogue, filtered and sorted (`sort`: a field of
+   * `BOOK_LIST_SORT_FIELDS`, `-field` descending, `+field` ascending; default `-id`)
+   */
+  listBooks(query?: Loose<BookListQuery>, call?: CallOptions): Promise<BookPage>;
   /** POST /user/login: keeps the token for the calls that follow, and returns it */
   login(username: string, password: string, call?: CallOptions): Promise<LoginData>;
   /** Replaces (or with no argument, forgets) the token sent with later calls. */

@@ -2,6 +2,7 @@
 // Aliases rather than a re-export: each contract name there is a schema value and a type, and the
 // published declaration bundle must export the types only (the schemas are not in the package).
 import type * as Contracts from '@readlib/contracts';
+import type { BookListSortField } from '@readlib/contracts/routes';
 
 export type AdminBook = Contracts.AdminBook;
 export type AdminBookDetail = Contracts.AdminBookDetail;
@@ -11,7 +12,19 @@ export type Banner = Contracts.Banner;
 export type BookContents = Contracts.BookContents;
 export type BookCreateBody = Contracts.BookCreateBody;
 export type BookDetail = Contracts.BookDetail;
-export type BookListQuery = Contracts.BookListQuery;
+/**
+ * GET /book/list query (`listBooks`): the contract's, with `sort` narrowed from a string to what the
+ * service sorts by (`BookListSort`), so a wrong field does not compile. The OpenAPI document keeps a
+ * string with a pattern: the service answers an unknown field with 400 / `failure`.
+ */
+export type BookListQuery = {
+  [K in keyof Contracts.BookListQuery]: K extends 'sort' ? BookListSort : Contracts.BookListQuery[K];
+};
+/**
+ * The `sort` of `listBooks`: a field of `BOOK_LIST_SORT_FIELDS`, `-field` descending, `+field` or the
+ * bare field ascending (the service's parser; default `-id`).
+ */
+export type BookListSort = `${'' | '+' | '-'}${BookListSortField}`;
 export type BookSummary = Contracts.BookSummary;
 export type BookUpdateBody = Contracts.BookUpdateBody;
 export type CategoryItem = Contracts.CategoryItem;

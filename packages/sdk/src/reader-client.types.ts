@@ -7,15 +7,15 @@ export interface ReaderClientOptions {
   /** e.g. `https://api.example.com` or `http://127.0.0.1:3000` (a trailing slash is fine) */
   baseUrl: string;
   /** default: the global `fetch`; pass an adapter in mini-program runtimes */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** extra headers sent with every request */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * milliseconds each call may wait for its whole answer before rejecting with kind `'timeout'` (a
    * call's own `timeoutMs` overrides it); default: no timeout. A positive finite number (at most
    * 2,147,483,647), else `createReaderClient` throws a RangeError.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /**

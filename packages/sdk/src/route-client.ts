@@ -17,8 +17,15 @@ export type RouteMethod<S extends RouteSpec> =
 type Resolved<S extends RouteSpec> = ResultOf<S> extends undefined ? void : ResultOf<S>;
 
 type InputMethod<I, R> = object extends I
-  ? (input?: I, call?: CallOptions) => Promise<R extends undefined ? void : R>
-  : (input: I, call?: CallOptions) => Promise<R extends undefined ? void : R>;
+  ? (input?: Loose<I>, call?: CallOptions) => Promise<R extends undefined ? void : R>
+  : (input: Loose<I>, call?: CallOptions) => Promise<R extends undefined ? void : R>;
+
+/**
+ * A route's input as a caller writes it: each optional property also takes `undefined` (so `value ??
+ * undefined` compiles under `exactOptionalPropertyTypes`); the SDK leaves undefined values out of the
+ * query string and the JSON body.
+ */
+export type Loose<T> = { [K in keyof T]: object extends Pick<T, K> ? T[K] | undefined : T[K] };
 
 /** One method per route of a table, named by its operationId. */
 export type RouteMethods<T extends Record<string, RouteSpec>> = { [K in keyof T]: RouteMethod<T[K]> };

@@ -26,6 +26,51 @@ export function checkTimeout(value: unknown, name: string): void {
 }
 
 /**
+ * The base URL without its trailing slashes; throws a TypeError unless it is an absolute http(s) URL
+ * (`https://api.example.com`, `http://127.0.0.1:3000/prefix/`) or, for a page served by the API's own
+ * origin, a path (`''`, `/api`), without query or fragment. A regular expression rather than
+ * `new URL()`: some mini-program runtimes have no `URL`. Without this check a base like
+ * `localhost:3000` would make every call fail as a network error.
+ */
+export function checkBaseUrl(value: unknown): string {
+  if (typeof value !== 'string' || !/^(?:https?:\/\/[^\s/?#]+)?(?:\/(?!\/)[^\s?#]*)?$/i.test(value)) {
+    throw new TypeError(
+      `baseUrl must be an absolute http(s) URL such as https://api.example.com, or a path of the page's own origin such as /api; got ${value === undefined ? 'undefined' : JSON.stringify(value)}`,
+    );
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** The error's message, or failing that its code (Node's system errors) or its text. */
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message) return error.message;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : error.name;
+}
+
+/**
+ * What a failed exchange says: its message, followed by its root cause's when that adds something.
+ * Node's `fetch` rejects with `TypeError: fetch failed` and keeps what happened in `cause` (`connect
+ * ECONNREFUSED 127.0.0.1:3310`, `getaddrinfo ENOTFOUND host`; an AggregateError with an empty message
+ * and one error per address when a name resolves to several).
+ */
+export function failureMessage(error: unknown): string {
+  const message = messageOf(error);
+  let root: unknown = error;
+  for (let depth = 0; depth < 8 && root instanceof Error && root.cause !== undefined; depth++) {
+    root = root.cause;
+  }
+  if (root === error) return message;
+  const nested = (root as { errors?: unknown }).errors;
+  const detail =
+    root instanceof Error && !root.message && Array.isArray(nested) && nested.length > 0
+      ? [...new Set(nested.map(messageOf))].join('; ')
+      : messageOf(root);
+  return detail && !message.includes(detail) ? `${message}: ${detail}` : message;
+}
+
+/**
  * Whether a string is well-formed UTF-16 (no lone surrogate), i.e. `encodeURIComponent` accepts it.
  * A loop rather than `String.prototype.isWellFormed` (ES2024) or a lookbehind regex: mini-program
  * runtimes may lack both.
@@ -89,8 +134,8 @@ type Attempt = (init: FetchInit) => Promise<FetchResponseLike>;
 
 /** Sends one request and returns the success body (the whole envelope), or rejects with an ApiError. */
 export function createTransport(family: ApiFamily, options: TransportOptions): Send {
+  const base = checkBaseUrl(options.baseUrl);
   checkTimeout(options.timeoutMs, 'timeoutMs');
-  const base = options.baseUrl.replace(/\/+$/, '');
   const codeField = family === 'reader' ? 'error_code' : 'code';
   const doFetch: FetchLike = options.fetch ?? defaultFetch;
 
@@ -103,7 +148,7 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
       const res = await attempt(init);
       return [res, await res.text()];
     } catch (cause) {
-      const message = cause instanceof Error ? cause.message : String(cause);
+      const message = failureMessage(cause);
       if (cause instanceof Error && cause.name === 'TimeoutError') {
         const msg = init.timeoutMs === undefined ? message : `no answer after ${init.timeoutMs} ms`;
         throw new ApiError({ family, status: 0, code: -1, msg, kind: 'timeout', cause });

@@ -91,13 +91,13 @@ export interface RequestSpec {
 /** Options of one call, the optional last argument of every client method. */
 export interface CallOptions {
   /** aborting it rejects the call with kind `'aborted'` (already aborted: nothing is sent) */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * milliseconds to wait for the whole answer (status, headers and body) before rejecting with kind
    * `'timeout'`; overrides the client's `timeoutMs` for this call. A positive finite number of at most
    * 2,147,483,647 (what `setTimeout` can wait), else the call rejects with a `RangeError`.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** How much of an upload's request body has been sent, in bytes. */
@@ -118,16 +118,16 @@ export interface UploadCallOptions extends CallOptions {
    * after `onUnauthorized` sends the file again, so the reports start again from 0. An exception
    * thrown here does not stop the upload: it is rethrown apart, as an event listener's would be.
    */
-  onProgress?(progress: UploadProgress): void;
+  onProgress?: ((progress: UploadProgress) => void) | undefined;
 }
 
 export interface TransportOptions {
   baseUrl: string;
-  fetch?: FetchLike | MiniProgramFetch;
+  fetch?: FetchLike | MiniProgramFetch | undefined;
   /** extra headers sent with every request */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** default timeout of each request, in milliseconds (none when undefined) */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 export type Send = (spec: RequestSpec, call?: CallOptions) => Promise<Record<string, unknown>>;

@@ -8,6 +8,9 @@ import { expectTypeOf } from 'vitest';
 import {
   type AdminClient,
   type ApiErrorKind,
+  type BookListQuery,
+  type BookListSort,
+  type BookListSortField,
   type BookPage,
   type CallOptions,
   createAdminClient,
@@ -85,6 +88,24 @@ export async function adminCalls(admin: AdminClient): Promise<void> {
   await admin.updateBook({ fileName: 'f', titel: 'x' });
   // @ts-expect-error pageSize is a number
   await admin.listBooks({ pageSize: '20' });
+  // sort: a field of BOOK_LIST_SORT_FIELDS, with '+', '-' or no sign (the service's parser)
+  await admin.listBooks({ sort: 'title' });
+  await admin.listBooks({ sort: '+createdAt' });
+  await admin.listBooks({ sort: '-fileName', title: 'x' });
+  expectTypeOf<NonNullable<BookListQuery['sort']>>().toEqualTypeOf<BookListSort>();
+  expectTypeOf<Extract<BookListSort, `-${string}`>>().toEqualTypeOf<`-${BookListSortField}`>();
+  // @ts-expect-error not a sortable field
+  await admin.listBooks({ sort: 'nonsense' });
+  // @ts-expect-error a sortable field, but a sign the service does not read
+  await admin.listBooks({ sort: '*title' });
+  // @ts-expect-error fields are case-sensitive
+  await admin.listBooks({ sort: '-Title' });
+  // @ts-expect-error an empty sort is refused by the service's pattern
+  await admin.listBooks({ sort: '' });
+  const field = 'author' as BookListSortField;
+  await admin.listBooks({ sort: `-${field}` });
+  // @ts-expect-error any string does not do: build it from a BookListSortField
+  await admin.listBooks({ sort: String(field) });
   // @ts-expect-error deleteBook needs fileName
   await admin.deleteBook({});
   // @ts-expect-error an upload is bytes or a Blob, not a path

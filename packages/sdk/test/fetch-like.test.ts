@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminClient, createReaderClient, type FetchLike } from '../src/index.js';
-import { isWellFormed, malformedQueryParameter, queryString } from '../src/transport.js';
+import { failureMessage, isWellFormed, malformedQueryParameter, queryString } from '../src/transport.js';
 import { type Services, startServices } from './helpers.js';
 import { refusal } from './refusal.js';
 
@@ -95,5 +95,48 @@ describe('query values that are not well-formed Unicode (a lone surrogate)', () 
     const adminErr = await refusal(admin.getBook({ fileName: 'x\uDFFF' }));
     expect([adminErr.status, adminErr.code, adminErr.kind]).toEqual([0, -1, 'invalid']);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('a failed exchange names its root cause in msg', () => {
+  const systemError = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  it("follows the cause chain of Node's fetch: one address, several addresses, a code without message", () => {
+    const refused = systemError('connect ECONNREFUSED 127.0.0.1:3310', 'ECONNREFUSED');
+    expect(failureMessage(new TypeError('fetch failed', { cause: refused }))).toBe(
+      'fetch failed: connect ECONNREFUSED 127.0.0.1:3310',
+    );
+    const both = Object.assign(
+      new AggregateError([systemError('connect ECONNREFUSED ::1:3310', 'ECONNREFUSED'), refused], ''),
+      { code: 'ECONNREFUSED' },
+    );
+    expect(failureMessage(new TypeError('fetch failed', { cause: both }))).toBe(
+      'fetch failed: connect ECONNREFUSED ::1:3310; connect ECONNREFUSED 127.0.0.1:3310',
+    );
+    const bare = systemError('', 'ECONNRESET');
+    expect(failureMessage(new TypeError('fetch failed', { cause: new Error('x', { cause: bare }) }))).toBe(
+      'fetch failed: ECONNRESET',
+    );
+    // nothing to add: a message of its own, or a cause it already says
+    expect(failureMessage(new TypeError('request:fail timeout'))).toBe('request:fail timeout');
+    expect(failureMessage(new Error('socket hang up: ECONNRESET', { cause: bare }))).toBe(
+      'socket hang up: ECONNRESET',
+    );
+    expect(failureMessage('offline')).toBe('offline');
+  });
+
+  it('a fetch of its own rejecting that way: kind network, msg with the cause, the error kept as cause', async () => {
+    const failed = new TypeError('fetch failed', {
+      cause: systemError('getaddrinfo ENOTFOUND reader.invalid', 'ENOTFOUND'),
+    });
+    const fetch: FetchLike = async () => {
+      throw failed;
+    };
+    const err = await refusal(createReaderClient({ baseUrl: 'http://reader.invalid', fetch }).getHotSearch());
+    expect([err.kind, err.msg, err.cause]).toEqual([
+      'network',
+      'fetch failed: getaddrinfo ENOTFOUND reader.invalid',
+      failed,
+    ]);
   });
 });

@@ -15,6 +15,11 @@ const epub = fileURLToPath(new URL('../../epub/fixtures/real/test-book-v3.epub',
 // the workspace's TypeScript (a root devDependency), run with this Node
 const tscBin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const tsLib = dirname(createRequire(import.meta.url).resolve('typescript/lib/lib.d.ts'));
+/** tsc in `cwd`; a failure says what the compiler printed (its errors go to stdout). */
+const tscIn = (cwd: string) => (args: string[]) =>
+  run(process.execPath, [tscBin, ...args], { cwd }).catch((err: { stdout?: string }) => {
+    throw new Error(`tsc ${args.join(' ')}:\n${err.stdout ?? String(err)}`);
+  });
 
 /** The environment without the package managers' own variables, so npm runs as in a plain shell. */
 const plainEnv = () =>
@@ -33,6 +38,7 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
   let project: string;
   let tarball: string;
   let unpacked: string;
+  let packedFiles: string[];
   let s: Services;
 
   beforeAll(async () => {
@@ -45,6 +51,7 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
     unpacked = join(work, 'unpacked');
     await mkdir(unpacked);
     await run('tar', ['-xzf', tarball, '-C', unpacked]);
+    packedFiles = (await run('tar', ['-tzf', tarball])).stdout.trim().split('\n');
 
     project = join(work, 'consumer');
     await cp(fileURLToPath(new URL('./consumer-app', import.meta.url)), project, { recursive: true });
@@ -76,10 +83,15 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(pkg.peerDependencies ?? {}).toEqual({});
     expect([pkg.type, pkg.sideEffects, pkg.license]).toEqual(['module', false, 'MIT']);
+    // each entry for import and require, with the declarations of its own module format
+    const entry = (name: string) => ({
+      import: { types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` },
+      require: { types: `./dist/miniprogram/${name}.d.ts`, default: `./dist/miniprogram/${name}.js` },
+    });
     expect(pkg.exports).toEqual({
-      '.': { types: './dist/index.d.ts', import: './dist/index.js' },
-      './wechat': { types: './dist/wechat.d.ts', import: './dist/wechat.js' },
-      './alipay': { types: './dist/alipay.d.ts', import: './dist/alipay.js' },
+      '.': entry('index'),
+      './wechat': entry('wechat'),
+      './alipay': entry('alipay'),
       './openapi/reader-api.json': './openapi/reader-api.json',
       './openapi/admin-api.json': './openapi/admin-api.json',
       './package.json': './package.json',
@@ -109,8 +121,11 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
         'alipay.js',
         'index.d.ts',
         'index.js',
+        'miniprogram/alipay.d.ts',
         'miniprogram/alipay.js',
+        'miniprogram/index.d.ts',
         'miniprogram/index.js',
+        'miniprogram/wechat.d.ts',
         'miniprogram/wechat.js',
         'wechat.d.ts',
         'wechat.js',
@@ -133,6 +148,37 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
     // the contracts' types are exported as types only (their schemas are not in the package)
     expect(index).toMatch(/export type \{[^}]*\bHomeData\b[^}]*\}/);
     expect(index).not.toMatch(/export \{[^}]*\bHomeData\b[^}]*\}/);
+    // a recursive type survives declaration emit by its name, not as `/*elided*/ any[]`
+    expect(index).not.toContain('elided');
+    expect(index).toMatch(
+      /interface ContentsNode\S* extends ContentsEntry\S* \{\s*children: ContentsNode\S*\[\];/,
+    );
+    // the CommonJS build declares the same (the folder's package.json makes them CommonJS)
+    for (const name of ['index', 'wechat', 'alipay'])
+      expect(await readFile(join(dist, 'miniprogram', `${name}.d.ts`), 'utf8')).toBe(
+        await readFile(join(dist, `${name}.d.ts`), 'utf8'),
+      );
+    expect(JSON.parse(await readFile(join(dist, 'miniprogram', 'package.json'), 'utf8'))).toEqual({
+      type: 'commonjs',
+    });
+  });
+
+  it('ships a README that names only files of the package (no path of the repository)', async () => {
+    const readme = await readFile(join(unpacked, 'package/README.md'), 'utf8');
+    const named = [
+      ...readme.matchAll(
+        /(?<![\w/.~-])((?:[\w@*.-]+\/)*[\w*-]+(?:\.[\w*-]+)*\.(?:ts|js|mjs|cjs|json|md))\b/g,
+      ),
+    ].map((m) => m[1]!.replace(/^@readlib\/sdk\//, ''));
+    expect(named.length).toBeGreaterThan(5);
+    // a mini-program's own app.json is not the package's
+    const absent = named.filter((f) => {
+      if (f === 'app.json') return false;
+      const pattern = new RegExp(`^package/${f.replaceAll('.', '\\.').replaceAll('*', '[^/]+')}$`);
+      return !packedFiles.some((p) => pattern.test(p));
+    });
+    expect(absent).toEqual([]);
+    expect(readme).not.toMatch(/\]\((?!https?:|#)/);
   });
 
   it('tree-shakes: a reader-only bundle carries no admin code, and the main entry no adapter', async () => {
@@ -176,7 +222,7 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
   });
 
   it('typechecks a strict app using both clients and the adapters, with node16 and bundler resolution', async () => {
-    const tsc = (args: string[]) => run(process.execPath, [tscBin, ...args], { cwd: project });
+    const tsc = tscIn(project);
     // every declaration the compiler read is the project's own or TypeScript's standard library
     const { stdout } = await tsc(['-p', 'tsconfig.json', '--listFiles']);
     const read = stdout.trim().split('\n');
@@ -185,6 +231,45 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
       read.some((f) => f.endsWith(['node_modules', '@readlib', 'sdk', 'dist', 'index.d.ts'].join(sep))),
     ).toBe(true);
     await expect(tsc(['-p', 'tsconfig.bundler.json'])).resolves.toBeDefined();
+  }, 180_000);
+
+  it('works from CommonJS: require() of every entry, and a node16 CommonJS TypeScript module', async () => {
+    const tsc = tscIn(project);
+    // a .cts module compiles against the declarations of the require conditions (else TS1479)
+    const { stdout: listed } = await tsc(['-p', 'tsconfig.cjs.json', '--listFiles']);
+    const sdkDeclarations = listed
+      .trim()
+      .split('\n')
+      .filter((f) => f.includes(join('node_modules', '@readlib', 'sdk')))
+      .map((f) => relative(join(project, 'node_modules', '@readlib', 'sdk'), f).replaceAll(sep, '/'))
+      .sort();
+    expect(sdkDeclarations).toEqual([
+      'dist/miniprogram/alipay.d.ts',
+      'dist/miniprogram/index.d.ts',
+      'dist/miniprogram/wechat.d.ts',
+    ]);
+    const { stdout } = await run(process.execPath, ['require.cjs', s.readerUrl], {
+      cwd: project,
+      env: plainEnv(),
+    });
+    const { result, resolved, exported } = JSON.parse(stdout);
+    expect(result).toEqual({ health: 'ok', missing: 'not_found' });
+    const sdk = join(project, 'node_modules', '@readlib', 'sdk', 'dist', 'miniprogram');
+    expect(resolved).toEqual({
+      main: join(sdk, 'index.js'),
+      wechat: join(sdk, 'wechat.js'),
+      alipay: join(sdk, 'alipay.js'),
+    });
+    expect(exported.main).toEqual(
+      expect.arrayContaining([
+        'ApiError',
+        'BOOK_LIST_SORT_FIELDS',
+        'createAdminClient',
+        'createReaderClient',
+        'isApiError',
+      ]),
+    );
+    expect([exported.wechat, exported.alipay]).toEqual([['wechatFetch'], ['alipayFetch']]);
   }, 180_000);
 
   it('runs against both services: upload, create, list, home, detail and a typed error', async () => {

@@ -218,6 +218,9 @@ describe('reader client: login-code exchange, limits, upstream and network failu
     const err = await refusal(reader.getHotSearch());
     expect([err.status, err.code, err.kind, err.requestId]).toEqual([0, -1, 'network', undefined]);
     expect(err.cause).toBeInstanceOf(Error);
+    // Node's fetch says only "fetch failed": the root cause (its cause's cause) is in msg
+    expect(err.msg).toMatch(/^fetch failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+    expect(err.message).toContain('ECONNREFUSED');
   });
 
   it('408 / -1 (headers that never arrived, docs/errors.md) is failure', async () => {

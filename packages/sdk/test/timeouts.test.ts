@@ -308,6 +308,55 @@ describe('timeouts: timers, listeners and controllers', () => {
   });
 });
 
+describe('baseUrl validation', () => {
+  it('a baseUrl that is neither an absolute http(s) URL nor a path throws a TypeError at creation', () => {
+    for (const baseUrl of [
+      'localhost:3310',
+      '127.0.0.1:3310',
+      '//api.example.com',
+      'api',
+      '/api?x=1',
+      'ftp://api.example.com',
+      'http://',
+      'https://api.example.com/?x=1',
+      'https://api.example.com#top',
+      ' https://api.example.com',
+      undefined as unknown as string,
+    ]) {
+      expect(() => createReaderClient({ baseUrl }), String(baseUrl)).toThrow(TypeError);
+      expect(() => createAdminClient({ baseUrl }), String(baseUrl)).toThrow(/baseUrl must be an absolute/);
+    }
+    for (const baseUrl of [
+      'http://localhost:3310',
+      'HTTPS://api.example.com/',
+      'http://127.0.0.1:3000/prefix/',
+      'http://[::1]:3000',
+      // a page served by the API's own origin (the console at /console/ on the admin service)
+      '',
+      '/',
+      '/api/',
+    ]) {
+      expect(() => createReaderClient({ baseUrl }), baseUrl).not.toThrow();
+      expect(() => createAdminClient({ baseUrl }), baseUrl).not.toThrow();
+    }
+  });
+
+  it('a valid one reaches the fetch (and the adapters) as the absolute URL, without its trailing slash', async () => {
+    const urls: string[] = [];
+    const fetch: FetchLike = async (url) => {
+      urls.push(url);
+      return {
+        status: 200,
+        headers: { get: () => null },
+        json: async () => ({}),
+        text: async () => '{"status":"ok"}',
+      };
+    };
+    await createReaderClient({ baseUrl: 'https://reader.example.com/api//', fetch }).health();
+    expect(urls).toEqual(['https://reader.example.com/api/healthz']);
+  });
+});
+
 describe('timeoutMs validation', () => {
   it('a client timeoutMs that is not a positive finite number throws a RangeError at creation', () => {
     for (const timeoutMs of [

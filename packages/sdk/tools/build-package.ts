@@ -14,6 +14,9 @@ import { dts } from 'rollup-plugin-dts';
  *   mini-programs `require()` them.
  * - dist/{index,wechat,alipay}.d.ts: index.d.ts carries every type the clients expose, the contracts'
  *   included (inlined with the TypeBox declarations they are computed from); the adapters' import it.
+ * - dist/miniprogram/*.d.ts: the same declarations next to the CommonJS build, which the `require`
+ *   conditions of `exports` name: under the folder's `{"type":"commonjs"}` TypeScript reads them as
+ *   CommonJS, so a CommonJS project (`module: node16`) gets them without TS1479.
  * - LICENSE: the repository's, which the package must carry.
  */
 const at = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
@@ -54,4 +57,8 @@ await writeFile(at('dist/miniprogram/package.json'), `${JSON.stringify({ type: '
 await declarationBundle('index', []);
 await declarationBundle('wechat', ['./index.js']);
 await declarationBundle('alipay', ['./index.js']);
+// the adapters' `import ... from './index.js'` then resolves to the CommonJS index.d.ts beside them
+for (const name of Object.keys(entryPoints)) {
+  await copyFile(at(`dist/${name}.d.ts`), at(`dist/miniprogram/${name}.d.ts`));
+}
 await copyFile(at('../../LICENSE'), at('LICENSE'));

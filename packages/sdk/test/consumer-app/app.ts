@@ -1,10 +1,13 @@
 /**
  * A front-end team's code against the installed tarball (test/packed-sdk.test.ts copies this folder
- * into an empty project outside the workspace). It is compiled there with strict settings; the
- * `@ts-expect-error` lines must each fail to compile, which proves the contract types reached it.
+ * into an empty project outside the workspace). It is compiled there with strict settings and
+ * `exactOptionalPropertyTypes`; the `@ts-expect-error` lines must each fail to compile, which proves
+ * the contract types reached it.
  */
 import {
+  type AdminBookDetail,
   type AdminClient,
+  type BookContents,
   type BookSummary,
   createAdminClient,
   createReaderClient,
@@ -57,6 +60,30 @@ export async function main(
   };
 }
 
+/**
+ * Never called: the README's admin example, compiled under `exactOptionalPropertyTypes` (an optional
+ * option or input given as `undefined`).
+ */
+export async function optionalsLeftUndefined(
+  saved: { getItem(key: string): string | null },
+  fileInput: { files: ArrayLike<Blob> | null },
+  pageSize: number | undefined,
+  signal: AbortSignal | undefined,
+) {
+  const admin = createAdminClient({
+    baseUrl: 'https://admin.example.com',
+    token: saved.getItem('token') ?? undefined,
+    timeoutMs: undefined,
+    onUnauthorized: undefined,
+  });
+  const file = fileInput.files?.[0];
+  if (!file) throw new Error('choose an EPUB file first');
+  const uploaded = await admin.uploadBook(file, undefined, { signal, onProgress: undefined });
+  await admin.listBooks({ sort: '-id', pageSize, title: undefined }, { timeoutMs: undefined, signal });
+  const reader = createReaderClient({ baseUrl: 'https://reader.example.com', fetch: undefined });
+  await reader.searchBooks({ keyword: uploaded.title, pageSize });
+}
+
 /** Never called: each line below must be refused by the compiler. */
 export function refusedByTheCompiler(reader: ReaderClient, admin: AdminClient, wx: WechatApi, my: AlipayApi) {
   // @ts-expect-error HomeQuery (a contract type) requires openId
@@ -74,5 +101,21 @@ export function refusedByTheCompiler(reader: ReaderClient, admin: AdminClient, w
   const onAlipay = createAdminClient({ baseUrl: 'https://admin.example.com', fetch: alipayFetch(my) });
   // @ts-expect-error the platforms cannot name the uploaded part: no fileName argument
   void onAlipay.uploadBook({ filePath: 'https://resource/apml.epub' }, 'book.epub');
+  // @ts-expect-error not a field the book list sorts by
+  void admin.listBooks({ sort: 'nonsense' });
   return title;
+}
+
+/** Never called: the contents tree is typed at every depth (its declarations name ContentsNode). */
+export function typedContentsTree(c: BookContents, uploaded: AdminBookDetail): string[] {
+  // @ts-expect-error a nested entry has no such member
+  void c.contentsTree[0]!.children[0].nope.whatever;
+  // @ts-expect-error nor at the third level, nor in the admin's book
+  void uploaded.contentsTree[0]!.children[0].children[0].nope;
+  // @ts-expect-error a label is a string
+  const level: number = c.contentsTree[0]!.children[0].label;
+  void level;
+  return c.contentsTree.flatMap((node) =>
+    node.children.map((child) => child.children[0]?.label ?? child.label),
+  );
 }
