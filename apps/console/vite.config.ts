@@ -2,6 +2,7 @@ import vue from '@vitejs/plugin-vue';
 import { ElementPlusResolver } from 'unplugin-vue-components/resolvers';
 import Components from 'unplugin-vue-components/vite';
 import { defineConfig } from 'vite';
+import { contractDefines } from './contract-limits';
 
 /** Where `pnpm dev` sends API calls: the admin service started by `pnpm start`. */
 const adminApi = process.env.CONSOLE_DEV_ADMIN_URL ?? 'http://127.0.0.1:3001';
@@ -30,6 +31,8 @@ export default defineConfig({
     __VUE_I18N_FULL_INSTALL__: 'false',
     __VUE_I18N_LEGACY_API__: 'false',
     __INTLIFY_PROD_DEVTOOLS__: 'false',
+    // the field limits of the contracts' book bodies, read from their schema (contract-limits.ts)
+    ...contractDefines(),
   },
   build: {
     outDir: 'dist',

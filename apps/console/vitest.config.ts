@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { sourceResolve } from '../../vitest.source.js';
+import { contractDefines } from './contract-limits';
 
 export default defineConfig({
   ...sourceResolve,
+  define: contractDefines(),
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],

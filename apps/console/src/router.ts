@@ -1,5 +1,6 @@
 import { createRouter, createWebHistory, type RouteLocationRaw } from 'vue-router';
 import { loggedIn, onSessionEnded } from './api/admin-api';
+import { rememberList } from './books/list-return';
 
 /** Each page is its own chunk, loaded when first shown. */
 export const router = createRouter({
@@ -45,6 +46,11 @@ export function afterLogin(redirect: unknown): RouteLocationRaw {
 router.beforeEach((to) => {
   if (to.meta.public) return loggedIn() && to.name === 'login' ? afterLogin(to.query.redirect) : true;
   return loggedIn() ? true : { name: 'login', query: { redirect: to.fullPath } };
+});
+
+// the books list as last seen, for the ways back to it (books/list-return.ts)
+router.afterEach((to) => {
+  if (to.name === 'books') rememberList(to.query);
 });
 
 // a token refused anywhere (expired, revoked): to the login page, then back to this page

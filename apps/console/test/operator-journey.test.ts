@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { BOOK_LIST_SORT_FIELDS } from '@readlib/contracts';
 import { parseEpub } from '@readlib/epub';
-import { type AdminClient, isApiError } from '@readlib/sdk';
+import { type AdminClient, type BookListSort, isApiError } from '@readlib/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/en.messages';
 import { HAVE_BROWSER } from './support/browser';
@@ -140,7 +140,7 @@ describe.skipIf(!HAVE_BROWSER)('the operator journey in Chromium', () => {
     // (the contracts' list, so a field added there and not offered here fails this test)
     const sorts = BOOK_LIST_SORT_FIELDS;
     const fields = sorts.map((field) => en.books.fields[field]);
-    const shows = async (sort: string) => {
+    const shows = async (sort: BookListSort) => {
       const want = (await admin.listBooks({ sort, pageSize: 20 })).data.map((b) => b.fileName);
       await page.waitForFunction(
         (names) =>
@@ -269,7 +269,12 @@ describe.skipIf(!HAVE_BROWSER)('the operator journey in Chromium', () => {
       rootFile: before.rootFile,
     });
 
-    // the stored-file fields are editable too; the service checks them and explains a refusal
+    // the stored files' paths are read-only until asked for, with a warning; the service checks them
+    // and explains a refusal
+    expect(await page.locator('#edit-rootFile').getAttribute('readonly')).not.toBeNull();
+    await page.locator('[data-test=advanced-fields]').click();
+    await page.locator('[data-test=advanced-warning]').waitFor();
+    expect(await page.locator('#edit-rootFile').getAttribute('readonly')).toBeNull();
     await page.locator('#edit-rootFile').fill('../outside.opf');
     await page.locator('[data-test=save-book]').click();
     await page
@@ -287,7 +292,8 @@ describe.skipIf(!HAVE_BROWSER)('the operator journey in Chromium', () => {
     expect((await admin.getBook({ fileName: book!.fileName })).title).toBe('Journey Edited');
     await page.locator('[data-test=delete-book]').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-    await page.waitForURL(/\/console\/books$/);
+    // back to the list as it was left
+    await page.waitForURL(/\/console\/books\?title=Journey$/);
     const gone = await admin.getBook({ fileName: book!.fileName }).catch((err: unknown) => err);
     expect(isApiError(gone) && gone.kind).toBe('not_found');
   });

@@ -1,15 +1,27 @@
+import type { EpubErrorCode as PackageEpubErrorCode } from '@readlib/epub';
 import { ApiError } from '@readlib/sdk';
-import { describe, expect, it } from 'vitest';
-import { explain } from './explain-error';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { createI18n } from 'vue-i18n';
+import { en } from '../i18n/en.messages';
+import { zhCN } from '../i18n/zh-cn.messages';
+import { EPUB_ERROR_CODES, type EpubErrorCode, explain, headline } from './explain-error';
 
 const refusal = (init: Partial<ConstructorParameters<typeof ApiError>[0]>) =>
   new ApiError({ family: 'admin', status: 400, code: -1, msg: 'x', kind: 'failure', ...init });
+
+/** The headline as the console shows it, in one language. */
+function shown(locale: 'en' | 'zh-CN', error: unknown): string {
+  const i18n = createI18n({ legacy: false, locale, messages: { en, 'zh-CN': zhCN } });
+  const { t, te } = i18n.global;
+  return headline(explain(error), t as (k: string, v?: Record<string, unknown>) => string, (k) => te(k));
+}
 
 describe("a failed call in the operator's words", () => {
   it("names the refusal and quotes the service's message", () => {
     expect(explain(refusal({ status: 409, kind: 'conflict', msg: 'book exists', requestId: 'r-1' }))).toEqual(
       {
         key: 'errors.conflict',
+        params: {},
         serverMsg: 'book exists',
         requestId: 'r-1',
         sessionEnded: false,
@@ -21,9 +33,9 @@ describe("a failed call in the operator's words", () => {
   });
 
   it('a generic failure keeps the service message under a generic headline', () => {
-    expect(explain(refusal({ msg: 'title must not be blank' }))).toMatchObject({
+    expect(explain(refusal({ msg: 'something odd happened' }))).toMatchObject({
       key: 'errors.other',
-      serverMsg: 'title must not be blank',
+      serverMsg: 'something odd happened',
     });
   });
 
@@ -36,6 +48,83 @@ describe("a failed call in the operator's words", () => {
 
   it('an ended session is left to the login page', () => {
     expect(explain(refusal({ status: 401, code: -2, kind: 'unauthorized' })).sessionEnded).toBe(true);
-    expect(explain(new Error('boom'))).toEqual({ key: 'errors.other', sessionEnded: false });
+    expect(explain(new Error('boom'))).toEqual({ key: 'errors.other', params: {}, sessionEnded: false });
+  });
+});
+
+describe('the service messages the console recognises, in both languages', () => {
+  it('the upload refusals by their EPUB code', () => {
+    const notZip = refusal({
+      status: 415,
+      kind: 'unsupported_media',
+      msg: 'NOT_A_ZIP: the file is not a ZIP archive (an EPUB is a ZIP file)',
+    });
+    expect(explain(notZip)).toMatchObject({ key: 'errors.epub.NOT_A_ZIP', serverMsg: notZip.msg });
+    expect(shown('zh-CN', notZip)).toBe(zhCN.errors.epub.NOT_A_ZIP);
+    expect(shown('en', notZip)).toBe(en.errors.epub.NOT_A_ZIP);
+    const unsafe = refusal({ status: 422, kind: 'unsafe_archive', msg: 'UNSAFE_PATH: entry ../x escapes' });
+    expect(explain(unsafe).key).toBe('errors.epub.UNSAFE_PATH');
+    // an upper-case word that is no EPUB code is not taken for one
+    expect(explain(refusal({ status: 415, kind: 'unsupported_media', msg: 'HTTP: no' })).key).toBe(
+      'errors.unsupported_media',
+    );
+  });
+
+  it('the schema checks: a field too long, named by its label', () => {
+    const long = refusal({ msg: 'invalid parameter: body/title must NOT have more than 256 characters' });
+    expect(explain(long)).toMatchObject({ key: 'errors.tooLong', params: { field: 'title', max: 256 } });
+    expect(shown('en', long)).toBe('Title is too long: at most 256 characters.');
+    expect(shown('zh-CN', long)).toBe('书名过长：最多 256 个字符。');
+    const pattern = refusal({ msg: 'invalid parameter: body/category must match pattern "^[0-9]+$"' });
+    expect(shown('en', pattern)).toBe('The service does not accept this value of category.');
+    expect(explain(refusal({ msg: 'invalid parameter: body must NOT have additional properties' })).key).toBe(
+      'errors.invalid',
+    );
+  });
+
+  it('a blank or refused field of the catalogue', () => {
+    const blank = refusal({ msg: 'title must not be blank' });
+    expect(shown('en', blank)).toBe('Title cannot be empty.');
+    expect(shown('zh-CN', blank)).toBe('书名不能为空。');
+    expect(shown('zh-CN', refusal({ msg: 'categoryText must not be blank' }))).toBe('新分类名称不能为空。');
+    expect(
+      shown('en', refusal({ msg: "cover must be empty or a URL of this service's /res/ files, not x" })),
+    ).toBe('The service does not accept this value of Cover URL.');
+  });
+
+  it('rate limiting with the wait it asks for: from Retry-After, else from the message', () => {
+    const login = refusal({
+      status: 429,
+      kind: 'rate_limited',
+      msg: 'too many login attempts, retry in 44 s',
+      retryAfter: 44,
+    });
+    expect(explain(login).params).toEqual({ seconds: 44 });
+    expect(shown('zh-CN', login)).toBe('尝试次数过多，请在 44 秒后重试。');
+    expect(shown('en', login)).toBe('Too many attempts: try again in 44 s.');
+    const noHeader = refusal({ status: 429, kind: 'rate_limited', msg: 'too many requests, retry in 9 s' });
+    expect(explain(noHeader).params).toEqual({ seconds: 9 });
+    expect(explain(refusal({ status: 429, kind: 'rate_limited', msg: 'slow down' })).key).toBe(
+      'errors.rate_limited',
+    );
+  });
+
+  it('an expired upload, a file name taken', () => {
+    const expired = refusal({
+      status: 404,
+      kind: 'not_found',
+      msg: 'the upload b_1 expired (UPLOAD_GRACE_MINUTES): upload the file again',
+    });
+    expect(explain(expired).key).toBe('errors.uploadExpired');
+    expect(explain(refusal({ status: 409, kind: 'conflict', msg: 'a book named b_1 exists' })).key).toBe(
+      'errors.nameTaken',
+    );
+  });
+
+  it('has a message for every refusal code of the EPUB reader, in both languages', () => {
+    // the console's list is exactly the package's type: a code added there fails to compile here
+    expectTypeOf<EpubErrorCode>().toEqualTypeOf<PackageEpubErrorCode>();
+    expect(Object.keys(en.errors.epub).sort()).toEqual([...EPUB_ERROR_CODES].sort());
+    expect(Object.keys(zhCN.errors.epub).sort()).toEqual([...EPUB_ERROR_CODES].sort());
   });
 });

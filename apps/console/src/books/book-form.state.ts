@@ -20,6 +20,17 @@ export const FILE_FIELDS = [
   'originalName',
 ] as const satisfies readonly Writable[];
 
+/**
+ * Paths of the book's stored files that the service wrote at upload: read-only in the form unless the
+ * operator asks for them ("edit advanced fields"), since a wrong one makes the book unreadable.
+ */
+export const ADVANCED_FIELDS = [
+  'rootFile',
+  'coverPath',
+  'filePath',
+  'unzipPath',
+] as const satisfies readonly (typeof FILE_FIELDS)[number][];
+
 /** The text fields `POST /book/update` and `/book/create` take, in the order the form shows them. */
 export const TEXT_FIELDS = [...DETAIL_FIELDS, ...FILE_FIELDS];
 export type TextField = (typeof TEXT_FIELDS)[number];

@@ -45,7 +45,7 @@ export function stateFromQuery(query: LocationQuery): ListState {
   };
 }
 
-const sortOf = (s: ListState) => `${s.descending ? '-' : '+'}${s.field}`;
+const sortOf = (s: ListState) => `${s.descending ? '-' : '+'}${s.field}` as const;
 
 /** The URL query of a state, without the defaults. */
 export function queryFromState(s: ListState): LocationQueryRaw {

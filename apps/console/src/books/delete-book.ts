@@ -13,6 +13,7 @@ export async function confirmAndDelete(book: { fileName: string; title: string }
   try {
     await ElMessageBox.confirm(t('books.confirmDelete', { title: book.title }), t('books.confirmTitle'), {
       type: 'warning',
+      confirmButtonType: 'danger',
       confirmButtonText: t('common.delete'),
       cancelButtonText: t('common.cancel'),
     });

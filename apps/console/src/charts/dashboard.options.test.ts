@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { categoryOption, mapOption, rankingOption, trendOption, wordCloudOption } from './dashboard.options';
+import {
+  CATEGORY_LABEL_WIDTH,
+  categoryOption,
+  mapOption,
+  rankingOption,
+  TREND_RIGHT,
+  trendOption,
+  WORD_GAP,
+  wordCloudOption,
+  wordSizes,
+} from './dashboard.options';
 
 const MARKUP = '<img src=x onerror=alert(1)>';
 
@@ -69,5 +79,31 @@ describe('dashboard chart options', () => {
     expect(option.series.find((s) => s.type === 'scatter')?.data).toEqual([
       { name: '深圳', value: [114.06, 22.54, 2] },
     ]);
+  });
+
+  it('leave room for the last date, for long category names, and between the words of the cloud', () => {
+    const trend = options.trend as { grid: { right: number; containLabel: boolean } };
+    // half of `2026-11-05` at 12 px is about 32 px: the last date is not cut ("2026-11-")
+    expect(trend.grid.right).toBeGreaterThanOrEqual(36);
+    expect(trend.grid.right).toBe(TREND_RIGHT);
+    expect(trend.grid.containLabel).toBe(true);
+    const category = options.category as {
+      grid: { containLabel: boolean };
+      xAxis: { axisLabel: { width: number; interval: number } };
+    };
+    expect(category.grid.containLabel).toBe(true);
+    expect(category.xAxis.axisLabel.width).toBe(CATEGORY_LABEL_WIDTH);
+    expect(CATEGORY_LABEL_WIDTH).toBeGreaterThanOrEqual(120);
+    expect(category.xAxis.axisLabel.interval).toBe(0);
+    const [cloud] = (options.words as { series: Record<string, unknown>[] }).series;
+    expect(cloud).toMatchObject({
+      width: '100%',
+      height: '100%',
+      gridSize: WORD_GAP,
+      shrinkToFit: true,
+      drawOutOfBound: false,
+    });
+    expect(WORD_GAP).toBeGreaterThanOrEqual(12);
+    expect(wordSizes(5)[1]).toBeGreaterThan(wordSizes(100)[1]);
   });
 });

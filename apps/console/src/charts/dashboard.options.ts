@@ -24,9 +24,21 @@ interface Param {
 
 const params = (p: unknown): Param[] => (Array.isArray(p) ? p : [p]) as Param[];
 
+/** Room right of the trend's plot for half of its last date (`2026-11-05` is about 64 px wide). */
+export const TREND_RIGHT = 40;
+/** The widest a category's name is drawn under the axis before it is cut (the tooltip has it whole). */
+export const CATEGORY_LABEL_WIDTH = 140;
+/** Space between the words of the cloud, in px. */
+export const WORD_GAP = 14;
+/** The font sizes of the cloud's words: larger when there are few, so that they fill the card. */
+export const wordSizes = (count: number): [number, number] =>
+  count <= 12 ? [20, 64] : count <= 40 ? [16, 52] : [12, 40];
+
 export function trendOption(trend: ScreenData['userTrend'], seriesName: string): EChartsCoreOption {
   return {
-    grid: { left: 48, right: 16, top: 24, bottom: 40 },
+    // the last date is centred on the right edge of the plot: room for its half (containLabel keeps
+    // the axes' labels inside the chart)
+    grid: { left: 8, right: TREND_RIGHT, top: 24, bottom: 8, containLabel: true },
     tooltip: tooltip({
       trigger: 'axis',
       formatter: (p: unknown) => {
@@ -34,7 +46,7 @@ export function trendOption(trend: ScreenData['userTrend'], seriesName: string):
         return first ? `${first.name}\n${line(seriesName, String(first.value))}` : '';
       },
     }),
-    xAxis: { type: 'category', data: trend.axis, boundaryGap: false },
+    xAxis: { type: 'category', data: trend.axis, boundaryGap: false, axisLabel: { hideOverlap: true } },
     yAxis: { type: 'value', minInterval: 1 },
     series: [
       { type: 'line', name: seriesName, data: trend.values, smooth: true, areaStyle: { opacity: 0.15 } },
@@ -47,7 +59,9 @@ export function categoryOption(
   names: { books: string; views: string },
 ): EChartsCoreOption {
   return {
-    grid: { left: 48, right: 16, top: 40, bottom: 72 },
+    // long names get the room they need under the axis (containLabel), cut at CATEGORY_LABEL_WIDTH; the
+    // tooltip of a column (the pointer anywhere above its name) has the whole name
+    grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
     legend: { top: 0 },
     tooltip: tooltip({
       trigger: 'axis',
@@ -61,7 +75,7 @@ export function categoryOption(
     xAxis: {
       type: 'category',
       data: categories.map((c) => c.categoryText),
-      axisLabel: { rotate: 30, interval: 0, width: 90, overflow: 'truncate' },
+      axisLabel: { rotate: 35, interval: 0, width: CATEGORY_LABEL_WIDTH, overflow: 'truncate' },
     },
     yAxis: { type: 'value', minInterval: 1 },
     series: [
@@ -111,15 +125,20 @@ export function wordCloudOption(
     series: [
       {
         type: 'wordCloud',
-        shape: 'circle',
         left: 'center',
         top: 'center',
-        width: '95%',
-        height: '95%',
-        sizeRange: [12, 48],
-        rotationRange: [0, 0],
-        gridSize: 8,
+        width: '100%',
+        height: '100%',
+        // the whole card, words kept apart (gridSize: the gap between words, in px), some turned
+        // upright so more fit; smaller rather than dropped when they do not fit
+        shape: 'square',
+        keepAspect: false,
+        sizeRange: wordSizes(words.length),
+        rotationRange: [0, 90],
+        rotationStep: 90,
+        gridSize: WORD_GAP,
         drawOutOfBound: false,
+        shrinkToFit: true,
         // the same words in the same places on every draw
         layoutAnimation: false,
         data: words.map((w) => ({ name: w.word, value: w.count, users: w.user })),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createI18n } from 'vue-i18n';
 import { en } from './en.messages';
 import { initialLocale } from './locale';
 import { zhCN } from './zh-cn.messages';
@@ -28,5 +29,16 @@ describe('the language the console starts in', () => {
     const empty = (o: object): boolean =>
       Object.values(o).some((v) => (typeof v === 'object' ? empty(v) : String(v).trim() === ''));
     expect(empty(zhCN)).toBe(false);
+  });
+
+  it('counts books in the forms of each language: "1 book", "2 books", "共 1 本"', () => {
+    const i18n = createI18n({ legacy: false, locale: 'en', messages: { en, 'zh-CN': zhCN } });
+    const { t } = i18n.global;
+    expect(t('books.total', { n: 1 }, 1)).toBe('1 book');
+    expect(t('books.total', { n: 0 }, 0)).toBe('0 books');
+    expect(t('books.total', { n: 28 }, 28)).toBe('28 books');
+    i18n.global.locale.value = 'zh-CN';
+    expect(t('books.total', { n: 1 }, 1)).toBe('共 1 本');
+    expect(t('books.total', { n: 28 }, 28)).toBe('共 28 本');
   });
 });
