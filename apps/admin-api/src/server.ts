@@ -1,5 +1,5 @@
-import { loadConfig } from '@readlib/config';
-import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
+import { loadConfig, unreachableDatabase } from '@readlib/config';
+import { assertDatabaseExists, assertSchemaCurrent, createDb, MigrationError } from '@readlib/data';
 import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 
 // `node apps/admin-api/dist/server.js` from the repository (after `pnpm build`): the admin API alone, on
@@ -19,7 +19,10 @@ async function serve(): Promise<void> {
     onIdleConnectionError: (err) => server?.app.log.warn({ err }, 'idle database connection lost'),
   });
   try {
-    await assertSchemaCurrent(handle.db);
+    // the first query: a database that cannot be reached is said as such, with the driver's cause
+    await assertSchemaCurrent(handle.db).catch((err: unknown) => {
+      throw err instanceof MigrationError ? err : unreachableDatabase(config.database, err);
+    });
     server = await startAdminServer(config, { db: handle.db });
   } catch (err) {
     await handle.destroy();

@@ -31,8 +31,10 @@ export async function startAdminServer(config: AppConfig, deps: StartOptions): P
     if (running) return;
     running = true;
     try {
-      const report = await cleanupExpiredUploads(deps.db, store, (deps.now ?? Date.now)());
+      const { failures, ...report } = await cleanupExpiredUploads(deps.db, store, (deps.now ?? Date.now)());
       if (report.expiredUploads + report.orphans + report.temp > 0) app.log.info(report, 'upload cleanup');
+      // each file once per run; the run went on past it
+      for (const failure of failures) app.log.warn(failure, 'upload cleanup: cannot remove');
     } catch (err) {
       app.log.error({ err }, 'upload cleanup failed');
     } finally {

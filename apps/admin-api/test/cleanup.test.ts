@@ -1,14 +1,35 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { cleanupExpiredUploads, importEpub } from '@readlib/catalog';
 import { findBookByFileName, findToc } from '@readlib/data';
 import { testDialects } from '@readlib/data/testing';
 import { makeEpub, makeHostileZip } from '@readlib/epub/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { epubLimits } from '../src/index.js';
-import { count, type Harness, harness, REAL_EPUB, upload } from './helpers.js';
+import { buildApp, epubLimits } from '../src/index.js';
+import { count, type Harness, harness, login, REAL_EPUB, upload } from './helpers.js';
 
 const dialects = await testDialects();
 const HOUR = 3_600_000;
+
+/** What `rm` throws for a file owned by another user (tests run as root, whom no permission stops). */
+const denied = (path: string) =>
+  Object.assign(new Error(`EACCES: permission denied, unlink '${path}'`), {
+    code: 'EACCES',
+    syscall: 'unlink',
+    path,
+  });
+
+/** The store of `t` failing to remove the books named. */
+function failingRemoval(t: Harness, names: string[]): { attempts: string[] } {
+  const attempts: string[] = [];
+  const remove = t.store.removeBook.bind(t.store);
+  t.store.removeBook = async (name: string) => {
+    attempts.push(name);
+    if (names.includes(name)) throw denied(join(t.root, 'unzip', name, 'OEBPS', 'chapter.xhtml'));
+    return remove(name);
+  };
+  return { attempts };
+}
 
 describe.each(dialects)('decisions.md §4 Upload grace period and store cleanup on $name', (dialect) => {
   let t: Harness;
@@ -89,6 +110,77 @@ describe.each(dialects)('decisions.md §4 Upload grace period and store cleanup 
     await cleanupExpiredUploads(t.h.db, t.store, t.clock.now + 2 * HOUR);
     expect(await t.store.hasBook(name)).toBe(true);
     expect(await count(t, 'uploads')).toBe(0);
+  });
+});
+
+// A file the store cannot remove (owned by another user) must not stop the cleanup before the files
+// after it, and a deletion that leaves one behind must say so in the log.
+describe.each(dialects)('files the store cannot remove, on $name', (dialect) => {
+  let t: Harness;
+  beforeEach(async () => {
+    t = await harness(dialect, { UPLOAD_GRACE_MINUTES: '60' });
+  });
+  afterEach(async () => t.close());
+
+  it('the cleanup goes on past them and reports each once per run', async () => {
+    for (const name of ['orphan_a', 'orphan_b', 'orphan_c'])
+      await t.store.putBook(name, makeEpub({ title: name }));
+    const stuck = (await upload(t, makeEpub({ title: 'Stuck upload' }))).json().data.fileName;
+    const { attempts } = failingRemoval(t, ['orphan_a', stuck]);
+    const report = await cleanupExpiredUploads(t.h.db, t.store, Date.now() + 2 * HOUR);
+    expect(report).toMatchObject({ expiredUploads: 1, orphans: 2 });
+    expect(report.failures).toEqual([
+      {
+        fileName: stuck,
+        path: join(t.root, 'unzip', stuck, 'OEBPS', 'chapter.xhtml'),
+        code: 'EACCES',
+        error: expect.stringMatching(/^EACCES/),
+      },
+      {
+        fileName: 'orphan_a',
+        path: join(t.root, 'unzip', 'orphan_a', 'OEBPS', 'chapter.xhtml'),
+        code: 'EACCES',
+        error: expect.stringMatching(/^EACCES/),
+      },
+    ]);
+    // the expired upload's files, an orphan once its row went, were not tried a second time
+    expect(attempts.filter((n) => n === stuck)).toHaveLength(1);
+    expect(await t.store.listFileNames()).toEqual(['orphan_a', stuck].sort());
+    // the next run tries them again
+    expect((await cleanupExpiredUploads(t.h.db, t.store, Date.now() + 2 * HOUR)).failures).toHaveLength(2);
+  });
+
+  it('GET /book/delete deletes the book (200) and logs a warn naming the path and the code', async () => {
+    const name = (await upload(t, makeEpub({ title: 'Owned by root' }))).json().data.fileName;
+    await t.app.inject({ method: 'POST', url: '/book/create', payload: { fileName: name }, headers: t.auth });
+    failingRemoval(t, [name]);
+    const warned: Array<{ fields: Record<string, unknown>; msg: string }> = [];
+    const app = await buildApp(t.config, { db: t.h.db, store: t.store, logger: false });
+    app.addHook('onRequest', async (req) => {
+      req.log = Object.assign(Object.create(req.log), {
+        warn: (fields: Record<string, unknown>, msg: string) => warned.push({ fields, msg }),
+      });
+    });
+    try {
+      const res = await app.inject({
+        url: `/book/delete?fileName=${name}`,
+        headers: { authorization: `Bearer ${await login(app)}` },
+      });
+      expect([res.statusCode, res.json().code]).toEqual([200, 0]);
+      expect(await findBookByFileName(t.h.db, name)).toBeUndefined();
+      expect(warned).toEqual([
+        {
+          fields: expect.objectContaining({
+            fileName: name,
+            path: join(t.root, 'unzip', name, 'OEBPS', 'chapter.xhtml'),
+            code: 'EACCES',
+          }),
+          msg: expect.stringMatching(/^book deleted, its files not removed/),
+        },
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, testConfig } from '@readlib/config';
 import type { DbConfig } from '@readlib/data';
-import { testDialects } from '@readlib/data/testing';
+import { refusingPostgresUrl, testDialects } from '@readlib/data/testing';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index.js';
 import { JWT_SECRET } from './helpers.js';
@@ -79,6 +79,20 @@ describe.each(dialects)(
     }, 60_000);
   },
 );
+
+// A PostgreSQL that cannot be reached is reported as such, never as an empty schema.
+describe('the standalone admin server with a database it cannot reach', () => {
+  it('exits 1 naming where it looked and why, in one line, without the password', async () => {
+    const url = (await refusingPostgresUrl()).replace('postgres@', 'postgres:s3cret@');
+    const storage = mkdtempSync(join(tmpdir(), 'readlib-admin-refused-'));
+    const { code, out } = await runServer({ DATABASE_URL: url, STORAGE_DIR: storage, ADMIN_PORT: '0' });
+    rmSync(storage, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(out).toMatch(
+      /^admin-api: cannot start: cannot reach the database at postgres:\/\/postgres@127\.0\.0\.1:\d+\/test: connect ECONNREFUSED 127\.0\.0\.1:\d+\n$/,
+    );
+  }, 30_000);
+});
 
 describe('replicas need one token secret (issue: scale-out §1)', () => {
   it('refuses to build with REDIS_URL and a generated JWT secret, before touching Redis', async () => {

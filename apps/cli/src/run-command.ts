@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { changeOperatorPassword, createOperator, resolveCategory } from '@readlib/catalog';
-import { loadConfig } from '@readlib/config';
+import { type AppConfig, describeDatabase, loadConfig } from '@readlib/config';
 import { backupSqlite, restoreSqlite } from './commands/backup.command.js';
 import { collectEpubs, importAll } from './commands/import.command.js';
 import { mergeSearchIndexes, OPTIMIZE_AFTER_ADDED } from './commands/optimize.command.js';
 import { forgetDevPassword } from './operator-note.js';
 import { Progress } from './progress.js';
-import { openRuntime, type Runtime } from './runtime.js';
+import { type DatabaseRuntime, openDatabase, openRuntime, type Runtime } from './runtime.js';
 import { type Invocation, UsageError } from './usage.js';
 
 /** OPERATOR_PASSWORD, or a generated one the command prints (given: false). */
@@ -16,20 +17,51 @@ async function operatorPassword(): Promise<{ password: string; given: boolean }>
   return { password: (await import('node:crypto')).randomBytes(12).toString('base64url'), given: false };
 }
 
+// the commands that read or write the store; the others need neither STORAGE_DIR nor its being writable
+const STORE_COMMANDS = new Set(['import', 'backup', 'restore']);
+
 /** The command's work: loaded only once the command line is known to be valid, so help costs nothing. */
 export async function runCommand(line: Invocation): Promise<number> {
-  if (line.command === 'restore') return restore(line.positionals[0]!);
-  return run(line);
+  try {
+    const config = loadConfig();
+    announceDatabase(config);
+    if (line.command === 'restore') return await restore(config, line.positionals[0]!);
+    return await run(config, line);
+  } catch (err) {
+    throw naming(line.command, err);
+  }
 }
 
-async function run({ command, positionals, values }: Invocation): Promise<number> {
+/**
+ * On stderr, before anything is done: which database the command works on. Without the production
+ * environment loaded, a command ran on the SQLite default of the working directory, and said nothing.
+ */
+function announceDatabase(config: AppConfig): void {
+  const defaulted =
+    !process.env.DATABASE_URL &&
+    config.database.dialect === 'sqlite' &&
+    config.database.file === resolve('data/library.db');
+  console.error(
+    `database: ${describeDatabase(config.database)}${defaulted ? ' (the default: DATABASE_URL is not set)' : ''}`,
+  );
+}
+
+/** `error: operator:create: cannot reach the database at ...`: which command failed, said once. */
+function naming(command: string, err: unknown): unknown {
+  if (err instanceof UsageError || !(err instanceof Error)) return err;
+  if (err.message.startsWith(`${command}: `)) return err;
+  return new Error(`${command}: ${err.message}`, { cause: err });
+}
+
+async function run(config: AppConfig, { command, positionals, values }: Invocation): Promise<number> {
   const [first] = positionals as [string, ...string[]];
-  if (command === 'backup') backupPreflight();
-  const rt = await openRuntime(process.env, { migrate: command === 'migrate' });
+  if (command === 'backup') backupPreflight(config);
+  const opts = { migrate: command === 'migrate' };
+  const rt = STORE_COMMANDS.has(command) ? await openRuntime(config, opts) : await openDatabase(config, opts);
   try {
     switch (command) {
       case 'backup': {
-        const m = await backupSqlite(rt.handle.db, rt.config.storageDir, first);
+        const m = await backupSqlite(rt.handle.db, config.storageDir, first);
         console.log(
           `backup in ${first}: ${m.books} books, ${m.uploads} pending uploads, ${m.files} files, ${(m.bytes / 2 ** 20).toFixed(1)} MiB${m.missing.length ? `; files missing for ${m.missing.join(', ')}` : ''}`,
         );
@@ -40,11 +72,13 @@ async function run({ command, positionals, values }: Invocation): Promise<number
         console.log(rt.migrated.length ? 'database schema migrated' : 'database schema is up to date');
         return 0;
       case 'import': {
+        // a store command: openRuntime opened it
+        const { ingest } = rt as Runtime;
         const category =
           values.category === undefined ? undefined : await importCategory(rt, values.category);
         const sources = await collectEpubs(positionals);
         const started = Date.now();
-        const s = await importAll(rt.ingest, sources, {
+        const s = await importAll(ingest, sources, {
           category,
           progress: new Progress('import'),
         });
@@ -95,7 +129,7 @@ async function run({ command, positionals, values }: Invocation): Promise<number
  * Checked per book, a bad value would fail every book alike. A blank value (`""` included) is a usage
  * error; a number that is no category's id is taken as a name ("2024").
  */
-async function importCategory(rt: Runtime, given: string): Promise<string> {
+async function importCategory(rt: DatabaseRuntime, given: string): Promise<string> {
   const value = given.trim();
   if (!value) throw new UsageError('--category needs the name or id of a category');
   const db = rt.handle.db;
@@ -109,21 +143,19 @@ async function importCategory(rt: Runtime, given: string): Promise<string> {
  * Before anything is opened: opening a SQLite file that is not there creates it, so a mistyped
  * DATABASE_URL would be backed up as an empty catalogue, "0 books", exit 0.
  */
-function backupPreflight(): void {
-  const { database } = loadConfig();
+function backupPreflight({ database }: AppConfig): void {
   if (database.dialect !== 'sqlite')
     throw new Error('backup: for PostgreSQL use pg_dump (see docs/deployment.md)');
   if (!existsSync(database.file))
     throw new Error(`backup: there is no database at ${database.file} (check DATABASE_URL)`);
 }
 
-async function restore(src: string): Promise<number> {
-  const config = loadConfig();
+async function restore(config: AppConfig, src: string): Promise<number> {
   if (config.database.dialect !== 'sqlite')
     throw new Error('restore: for PostgreSQL use pg_restore (see docs/deployment.md)');
   const kept = await restoreSqlite(src, config.database.file, config.storageDir);
   // a backup taken before an upgrade gets this version's migrations
-  const rt = await openRuntime(process.env, { migrate: true });
+  const rt = await openRuntime(config, { migrate: true });
   await rt.handle.destroy();
   // where the previous data went, when there was any
   const where = [

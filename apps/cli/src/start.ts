@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { type AdminServer, startAdminServer } from '@readlib/admin-api';
+import { loadConfig } from '@readlib/config';
 import { countBooks, demoState, setDemoState } from '@readlib/data';
 import type { App } from '@readlib/http';
 import { startReaderServer } from '@readlib/reader-api';
@@ -11,7 +12,7 @@ import { openRuntime, type Runtime } from './runtime.js';
 
 // `pnpm start`: both services on one database and one store, the embedded default unless configured.
 async function start(): Promise<void> {
-  const rt = await openRuntime(process.env, { serve: true, migrate: true });
+  const rt = await openRuntime(loadConfig(), { serve: true, migrate: true });
   const { config, handle } = rt;
   let reader: App | undefined;
   let admin: AdminServer | undefined;

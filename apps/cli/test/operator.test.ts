@@ -45,7 +45,10 @@ describe('pnpm cli operator:create / operator:password', () => {
     expect(given).toEqual({ code: 0, out: 'password of ops changed; tokens issued before are refused' });
     expect(await canLogIn('ops', 'second password')).toBe(2);
 
-    expect(await cli(['operator:password', 'nobody'])).toEqual({ code: 1, out: 'error: no operator nobody' });
+    expect(await cli(['operator:password', 'nobody'])).toEqual({
+      code: 1,
+      out: 'error: operator:password: no operator nobody',
+    });
     expect(await cli(['operator:password', 'ops'], { OPERATOR_PASSWORD: 'short' })).toMatchObject({
       code: 1,
       out: expect.stringMatching(/at least 8 characters/),

@@ -1,25 +1,42 @@
 import { execFile, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// by its path: a process started in another folder would not find the package `tsx`
+export const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /**
  * `pnpm cli <args>` as a real process on a SQLite database and store inside `dir`: its exit code and
- * what it printed (stdout on success, stderr on failure).
+ * what it printed (stdout on success, stderr on failure), without the `database: ...` line every
+ * command writes to stderr first (runCliStreams keeps it).
  */
 export async function runCli(
   dir: string,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number; out: string }> {
+  const { code, stdout, stderr } = await runCliStreams(dir, args, env);
+  const out = code === 0 ? stdout : stderr.replace(/^database: .*\n?/m, '');
+  return { code, out: out.trim() };
+}
+
+/** runCli's process with both streams as written; `cwd` where it runs (default: the test's own). */
+export async function runCliStreams(
+  dir: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout } = await run(
+    const { stdout, stderr } = await run(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', MAIN, ...args],
+      ['--conditions=source', '--import', TSX, MAIN, ...args],
       {
+        ...(cwd ? { cwd } : {}),
         env: {
           ...process.env,
           NODE_ENV: 'development',
@@ -30,10 +47,10 @@ export async function runCli(
         },
       },
     );
-    return { code: 0, out: stdout.trim() };
+    return { code: 0, stdout, stderr };
   } catch (err) {
-    const e = err as { code: number; stderr: string };
-    return { code: e.code, out: e.stderr.trim() };
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
 

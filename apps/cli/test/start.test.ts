@@ -26,7 +26,7 @@ describe('pnpm start that cannot start', () => {
 
   it('names a bad environment variable, before touching the database', async () => {
     expect(await refused({ READER_PORT: 'abc' })).toBe(
-      'readlib: cannot start: invalid configuration: env/READER_PORT must be integer',
+      'readlib: cannot start: invalid configuration: READER_PORT must be integer',
     );
     expect(existsSync(join(dir, 'library.db'))).toBe(false);
   });
@@ -48,7 +48,7 @@ describe('pnpm start that cannot start', () => {
     const notAFile = join(dir, 'a-folder');
     mkdirSync(notAFile);
     expect(await refused({ DATABASE_URL: notAFile })).toBe(
-      `readlib: cannot start: database ${notAFile}: unable to open database file`,
+      `readlib: cannot start: cannot open the database at ${notAFile}: unable to open database file`,
     );
   });
 

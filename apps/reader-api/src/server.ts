@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { loadConfig } from '@readlib/config';
-import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
+import { loadConfig, unreachableDatabase } from '@readlib/config';
+import { assertDatabaseExists, assertSchemaCurrent, createDb, MigrationError } from '@readlib/data';
 import { startReaderServer } from './index.js';
 
 // Runs the reader API alone: `node apps/reader-api/dist/server.js` from the repository (after `pnpm build`).
@@ -25,7 +25,10 @@ async function serve(): Promise<void> {
     },
   });
   try {
-    await assertSchemaCurrent(handle.db);
+    // the first query: a database that cannot be reached is said as such, with the driver's cause
+    await assertSchemaCurrent(handle.db).catch((err: unknown) => {
+      throw err instanceof MigrationError ? err : unreachableDatabase(config.database, err);
+    });
     app = await startReaderServer(config, { db: handle.db });
   } catch (err) {
     await handle.destroy();

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DbConfig } from '@readlib/data';
+import { refusingPostgresUrl } from '@readlib/data/testing';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { dialects } from './helpers.js';
@@ -106,4 +107,41 @@ describe('the standalone reader server without a database', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+// A PostgreSQL that cannot be reached is reported with its cause, never as "database schema is
+// empty ... run pnpm cli migrate".
+describe('the standalone reader server with a database it cannot reach', () => {
+  const refusedWith = async (url: string) => {
+    const storage = mkdtempSync(join(tmpdir(), 'readlib-standalone-refused-'));
+    try {
+      const run = server({ DATABASE_URL: url, STORAGE_DIR: storage, READER_PORT: '0' });
+      expect(await run.exit).toBe(1);
+      return run.out();
+    } finally {
+      rmSync(storage, { recursive: true, force: true });
+    }
+  };
+
+  it('exits 1 with the cause in one line, without the password or a stack trace', async () => {
+    const url = (await refusingPostgresUrl()).replace('postgres@', 'postgres:s3cret@');
+    const at = url.replace(':s3cret', '');
+    expect(await refusedWith(url)).toMatch(
+      new RegExp(
+        `^reader-api: cannot start: cannot reach the database at ${at}: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\n$`,
+      ),
+    );
+  }, 30_000);
+
+  it.runIf(dialects.some((d) => d.name === 'postgres'))(
+    'names a database that does not exist',
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+      url.pathname = '/fix_deploy_absent';
+      expect(await refusedWith(url.toString())).toBe(
+        `reader-api: cannot start: cannot reach the database at ${url}: database "fix_deploy_absent" does not exist\n`,
+      );
+    },
+    30_000,
+  );
 });

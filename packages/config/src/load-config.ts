@@ -26,9 +26,10 @@ export function loadConfig(
   try {
     raw = validate(env, useDotenv);
   } catch (err) {
-    throw new ConfigError(`invalid configuration: ${(err as Error).message}`);
+    throw new ConfigError(`invalid configuration: ${describeInvalid(err as Error, env)}`);
   }
   const production = raw.NODE_ENV === 'production';
+  if (production) assertNoPlaceholders(raw);
   if (production && !raw.JWT_SECRET) {
     throw new ConfigError('JWT_SECRET (at least 32 characters) is required when NODE_ENV=production');
   }
@@ -41,6 +42,7 @@ export function loadConfig(
     throw new ConfigError(
       `DATABASE_URL: ${raw.DATABASE_URL.split(':')[0]}:// is not a database this service runs on (postgres:// or a SQLite file path)`,
     );
+  if (isPostgres) assertPostgresUrl(raw.DATABASE_URL);
   if (raw.PUBLIC_BASE_URL !== undefined) assertHttpUrl('PUBLIC_BASE_URL', raw.PUBLIC_BASE_URL);
   if (raw.CORS_ORIGIN !== '*')
     for (const origin of raw.CORS_ORIGIN.split(',')
@@ -119,6 +121,72 @@ function validate(env: Record<string, string | undefined>, dotenv: boolean) {
   const parsed = envSchema({ schema: structuredClone(EnvSchema), data, env: false, dotenv });
   // env-schema has coerced and defaulted; TypeBox re-checks so the static type is honest.
   return Value.Parse(EnvSchema, parsed);
+}
+
+/**
+ * One entry per variable: Ajv says `must be equal to constant` once per allowed value of an enum, then
+ * `must match a schema in anyOf`, and names none of the values. An enum says what it got and what it
+ * takes; another failure keeps Ajv's words (`READER_PORT must be <= 65535`).
+ */
+function describeInvalid(err: Error, env: Record<string, string | undefined>): string {
+  const errors = (err as Error & { errors?: Array<{ instancePath?: string; message?: string }> }).errors;
+  if (!Array.isArray(errors) || errors.length === 0) return err.message;
+  const byName = new Map<string, string>();
+  for (const e of errors) {
+    const name = (e.instancePath ?? '').replace(/^\//, '');
+    if (!name || byName.has(name)) continue;
+    const allowed = enumValues(name);
+    byName.set(
+      name,
+      allowed
+        ? `${name} is ${JSON.stringify(env[name] ?? '')}, expected one of: ${allowed.join(', ')}`
+        : `${name} ${e.message ?? 'is invalid'}`,
+    );
+  }
+  return byName.size > 0 ? [...byName.values()].join('; ') : err.message;
+}
+
+/** The values a variable of the schema takes when it is a union of literals (NODE_ENV, LOG_LEVEL). */
+function enumValues(name: string): string[] | undefined {
+  const schema = (EnvSchema.properties as Record<string, { anyOf?: Array<{ const?: unknown }> }>)[name];
+  const values = schema?.anyOf?.map((s) => s.const);
+  return values?.every((v) => typeof v === 'string') ? (values as string[]) : undefined;
+}
+
+// the values deploy/readlib.env.example ships with: they are published, so anyone could sign tokens,
+// log in as the first operator or read the metrics of a deployment that kept them
+const PLACEHOLDER = /change-me/i;
+const SECRETS = [
+  'JWT_SECRET',
+  'ADMIN_PASSWORD',
+  'METRICS_TOKEN',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'WECHAT_APP_SECRETS',
+] as const;
+
+/** Production refuses a secret still holding the example's placeholder, naming each such variable. */
+function assertNoPlaceholders(raw: Partial<Record<(typeof SECRETS)[number], string>>): void {
+  const kept = SECRETS.filter((name) => PLACEHOLDER.test(raw[name] ?? ''));
+  if (kept.length === 0) return;
+  throw new ConfigError(
+    `${kept.join(', ')} ${kept.length === 1 ? 'holds' : 'hold'} the CHANGE-ME placeholder of deploy/readlib.env.example: set ${kept.length === 1 ? 'a value' : 'values'} of your own when NODE_ENV=production`,
+  );
+}
+
+/**
+ * A postgres:// URL node-postgres can parse (the same steps as pg-connection-string): one it cannot
+ * failed at the first query as `Invalid URL`, naming neither the variable nor the cause. The value is
+ * not repeated: it holds the password.
+ */
+function assertPostgresUrl(url: string): void {
+  const encoded = / |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(url)
+    ? encodeURI(url).replace(/%25(\d\d)/g, '%$1')
+    : url;
+  if (URL.canParse(encoded) || URL.canParse(encoded.replace('@/', '@___DUMMY___/'))) return;
+  throw new ConfigError(
+    'DATABASE_URL is not a valid postgres:// URL (postgres://user:password@host:port/database): check the host and the port, and percent-encode any / ? # @ in the user or password',
+  );
 }
 
 function parseTrustProxy(value: string): boolean | number | string[] {

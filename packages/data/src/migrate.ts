@@ -70,8 +70,12 @@ export async function schemaState(
   try {
     const res = await sql<{ name: string }>`select name from ${table} order by name`.execute(db);
     applied = res.rows.map((r) => r.name);
-  } catch {
-    applied = []; // no bookkeeping table yet: a database never migrated
+  } catch (err) {
+    // no bookkeeping table yet: a database never migrated. Anything else (a refused connection, a
+    // database that does not exist, a refused password) is thrown as it is: read as "empty", it had
+    // the services advise a migrate that could not have reached the database either.
+    if (!isMissingTable(err)) throw err;
+    applied = [];
   }
   let state: SchemaState = 'current';
   if (applied.length === 0) state = 'empty';
@@ -92,4 +96,10 @@ export async function assertSchemaCurrent(db: Kysely<any>, schema?: string): Pro
   throw new MigrationError(
     `database schema is ${state} (database at ${latest(applied)}, this build expects ${latest(expected)}): ${advice}`,
   );
+}
+
+/** PostgreSQL's undefined_table, or SQLite's `no such table` (which has no code of its own). */
+function isMissingTable(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return code === '42P01' || (typeof message === 'string' && message.startsWith('no such table:'));
 }

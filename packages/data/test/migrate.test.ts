@@ -4,6 +4,7 @@ import {
   assertSchemaCurrent,
   bookStats,
   categoryCounts,
+  createDb,
   DAY_MS,
   type DbHandle,
   engagedBookIds,
@@ -20,7 +21,13 @@ import {
   viewDaysOffset,
   viewDaysUpto,
 } from '../src/index.js';
-import { migrateRacingDrops, sampleBook, testDialects, testMigrator } from '../src/testing/index.js';
+import {
+  migrateRacingDrops,
+  refusingPostgresUrl,
+  sampleBook,
+  testDialects,
+  testMigrator,
+} from '../src/testing/index.js';
 
 const dialects = await testDialects();
 
@@ -353,5 +360,50 @@ describe.each(dialects)('migrations and schema checks on $name', (dialect) => {
     const up = await m.migrateToLatest();
     expect(up.error).toBeUndefined();
     expect((await schemaState(h.db, schema())).state).toBe('current');
+  });
+});
+
+// Only a missing bookkeeping table means an empty schema: a PostgreSQL that cannot be reached is an
+// error with its cause (advising a migrate would not reach it either).
+describe('the schema check on a database it cannot read', () => {
+  const open = (url: string) => createDb({ dialect: 'postgres', url }, { connectTimeoutMs: 2000 });
+
+  it('throws a refused connection as it is, not as an empty schema', async () => {
+    const h = open(await refusingPostgresUrl());
+    try {
+      await expect(schemaState(h.db)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      const refused = await assertSchemaCurrent(h.db).catch((err: Error) => err);
+      expect(refused).not.toBeInstanceOf(MigrationError);
+      expect((refused as Error).message).toMatch(/^connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+      await expect(migrateToLatest(h.db)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    } finally {
+      await h.destroy();
+    }
+  });
+
+  it.runIf(dialects.some((d) => d.name === 'postgres'))(
+    'throws a database that does not exist; a missing bookkeeping table is still an empty schema',
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+      const present = open(url.toString());
+      url.pathname = '/fix_deploy_absent';
+      const absent = open(url.toString());
+      try {
+        await expect(schemaState(absent.db)).rejects.toThrow('database "fix_deploy_absent" does not exist');
+        // a schema nothing was ever migrated into
+        expect((await schemaState(present.db, 'fix_deploy_never_migrated')).state).toBe('empty');
+      } finally {
+        await Promise.all([present.destroy(), absent.destroy()]);
+      }
+    },
+  );
+
+  it('a SQLite database never migrated is empty', async () => {
+    const h = createDb({ dialect: 'sqlite', file: ':memory:' });
+    try {
+      expect((await schemaState(h.db)).state).toBe('empty');
+    } finally {
+      await h.destroy();
+    }
   });
 });

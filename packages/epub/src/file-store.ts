@@ -309,8 +309,11 @@ export class FileStore {
     return [...names].filter((n) => FILE_NAME_PATTERN.test(n)).sort();
   }
 
-  /** Removes leftovers of crashed imports older than `olderThanMs`; returns how many were removed. */
-  async cleanTemp(olderThanMs = 0): Promise<number> {
+  /**
+   * Removes leftovers of crashed imports older than `olderThanMs`; returns how many were removed. A
+   * leftover that cannot be removed throws, or with `onFailure` is told to it and passed over.
+   */
+  async cleanTemp(olderThanMs = 0, onFailure?: (path: string, err: unknown) => void): Promise<number> {
     const tmpRoot = join(this.root, '.tmp');
     let removed = 0;
     for (const name of await listDir(tmpRoot)) {
@@ -318,9 +321,13 @@ export class FileStore {
       const info = await stat(path).catch(() => null);
       // mtimeMs carries a fraction Date.now() lacks: a file written this millisecond
       // would look younger than no age at all, so 0 means every leftover whatever its time.
-      if (info && (olderThanMs <= 0 || Date.now() - info.mtimeMs >= olderThanMs)) {
+      if (!info || (olderThanMs > 0 && Date.now() - info.mtimeMs < olderThanMs)) continue;
+      try {
         await rm(path, { recursive: true, force: true });
         removed++;
+      } catch (err) {
+        if (!onFailure) throw err;
+        onFailure(path, err);
       }
     }
     return removed;

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { errorText } from '@readlib/config';
 import type { ErrorKind } from '@readlib/contracts';
 import { AppError } from '@readlib/contracts';
 import { isDatabaseUnavailable } from '@readlib/data';
@@ -82,8 +83,10 @@ export function installErrorHandling(app: FastifyInstance, family: Family): void
     const { kind, msg } = classify(err as Error);
     // internals go to the log with the request id, never to the client
     if (kind === 'internal') req.log.error({ err }, 'request failed');
-    // the operator needs to know the database is locked or away; the client only that it may retry
-    else if (kind === 'unavailable') req.log.warn({ err }, 'database unavailable');
+    // the operator needs to know the database is locked or away; the client only that it may retry.
+    // The driver's message and code say which; its stack (node_modules frames) says nothing more, and
+    // an outage writes one such line per request
+    else if (kind === 'unavailable') req.log.warn(unavailableFields(err), 'database unavailable');
     // a refusal is said on the request's one line (request-log.ts)
     else noteRefusal(req, kind, msg);
     const { status, body } = failure(family, kind, msg);
@@ -93,6 +96,12 @@ export function installErrorHandling(app: FastifyInstance, family: Family): void
     if (kind === 'unavailable') reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
     return reply.code(status).send(body);
   });
+}
+
+/** What a warn line says of a known "database unavailable" error: its code and message, no stack. */
+function unavailableFields(err: unknown): { code?: string; error: string } {
+  const code = (err as { code?: unknown }).code;
+  return { ...(typeof code === 'string' ? { code } : {}), error: errorText(err) };
 }
 
 /**

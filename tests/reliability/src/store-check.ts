@@ -23,7 +23,7 @@ export interface StoreReport {
   /** books of the catalogue whose epub or unzip folder is missing */
   incomplete: string[];
   /** what the cleanup removed */
-  cleanup: { expiredUploads: number; orphans: number; temp: number };
+  cleanup: { expiredUploads: number; orphans: number; temp: number; failures: unknown[] };
   /** store names that are not books after the cleanup (must be empty) */
   orphansLeft: string[];
   tmpLeft: string[];

@@ -86,7 +86,7 @@ describe('bulk import killed mid-run (pnpm cli import)', () => {
     const report = await checkStore(ws.dbFile, ws.storage);
     expect(report.incomplete).toEqual([]);
     // the rerun itself left nothing behind: the cleanup found only what the killed run left
-    expect(report.cleanup).toEqual({ expiredUploads: 0, orphans: 0, temp: crashLeftovers });
+    expect(report.cleanup).toEqual({ expiredUploads: 0, orphans: 0, temp: crashLeftovers, failures: [] });
     expect(report.orphansLeft).toEqual([]);
     recordFigures('import-crash', {
       inputs: n + 1,

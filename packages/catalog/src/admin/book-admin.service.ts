@@ -28,6 +28,7 @@ import { paging } from '../paging.js';
 import type { PublicUrls } from '../urls.js';
 import { toAdminBookDetail, toAdminCategory } from './admin.mapper.js';
 import { resolveCategory } from './category.service.js';
+import { fileFailure } from './cleanup.service.js';
 import { assertStored } from './stored-paths.js';
 
 export async function dashboardTotals(db: Kysely<Database>): Promise<DashboardTotals> {
@@ -140,15 +141,29 @@ export async function updateAdminBook(
   if (!(await updateBookRow(db, body.fileName, patch))) throw notFound(`book ${body.fileName}`);
 }
 
-/** Rows first, in one transaction (decisions.md §4), then the files: a crash in between leaves an orphan, which cleanup removes. */
+/** Where a service reports what went wrong without failing the request: pino's (Fastify's) logger fits. */
+export interface WarnLog {
+  warn(fields: Record<string, unknown>, msg: string): void;
+}
+
+/**
+ * Rows first, in one transaction (decisions.md §4), then the files: a crash in between leaves an
+ * orphan, which cleanup removes. Files that cannot be removed do not fail the deletion (the book is
+ * gone from the catalogue) but are logged: silently, a store file owned by another user kept the
+ * book's folder and cover on disk with nobody told.
+ */
 export async function deleteAdminBook(
   db: Kysely<Database>,
   store: FileStore,
   fileName: string,
+  log: WarnLog,
 ): Promise<void> {
   const row = await deleteBookRow(db, fileName);
   if (!row) throw notFound(`book ${fileName}`);
-  await store.removeBook(fileName).catch(() => undefined);
+  await store.removeBook(fileName).catch((err: unknown) => {
+    const failure = fileFailure(err, store.paths(fileName).unzip);
+    log.warn({ fileName, ...failure }, 'book deleted, its files not removed: the upload cleanup tries again');
+  });
 }
 
 export async function listAdminCategories(db: Kysely<Database>): Promise<AdminCategory[]> {

@@ -25,11 +25,15 @@ export interface CleanupReport {
   expiredUploads: number;
   orphans: number;
   temp: number;
+  /** what could not be removed this run, each once: the next run tries again */
+  failures: FileFailure[];
 }
 
 /**
  * Removes pending uploads past their grace period (rows and files), store folders that are neither a
- * book nor a pending upload, and leftovers of crashed imports. Safe to run on a schedule.
+ * book nor a pending upload, and leftovers of crashed imports. Safe to run on a schedule. A file it
+ * cannot remove (one owned by another user: a `pnpm cli import` run as root) is reported and passed
+ * over: stopping there left every later orphan in place, run after run.
  */
 export async function cleanupExpiredUploads(
   db: Kysely<Database>,
@@ -38,13 +42,25 @@ export async function cleanupExpiredUploads(
   opts: CleanupOptions = {},
 ): Promise<CleanupReport> {
   const graceMs = opts.orphanGraceMs ?? ORPHAN_GRACE_MS;
+  const failed = new Map<string, FileFailure>();
+  // false when it failed, this time or before in the run (an expired upload's files are then an orphan)
+  const remove = async (fileName: string) => {
+    if (failed.has(fileName)) return false;
+    try {
+      await store.removeBook(fileName);
+      return true;
+    } catch (err) {
+      failed.set(fileName, { fileName, ...fileFailure(err, store.paths(fileName).unzip) });
+      return false;
+    }
+  };
   let expired = 0;
   for (const upload of await expiredUploads(db, now)) {
     // the row first: a create that has not committed yet then finds it gone and refuses, and one
     // that has committed took the row with its book, so its files are left alone
     if (!(await deleteUpload(db, upload.file_name))) continue;
     const isBook = (await bookFileNamesIn(db, [upload.file_name])).size > 0;
-    if (!isBook) await store.removeBook(upload.file_name);
+    if (!isBook) await remove(upload.file_name);
     expired++;
   }
 
@@ -55,11 +71,28 @@ export async function cleanupExpiredUploads(
   for (const name of onDisk) {
     if (books.has(name) || pending.has(name)) continue;
     if (graceMs > 0 && now - (await newestMtime(store, name)) < graceMs) continue;
-    await store.removeBook(name);
-    orphans++;
+    if (await remove(name)) orphans++;
   }
-  const temp = await store.cleanTemp(graceMs);
-  return { expiredUploads: expired, orphans, temp };
+  const temp = await store.cleanTemp(graceMs, (path, err) => failed.set(path, fileFailure(err, path)));
+  return { expiredUploads: expired, orphans, temp, failures: [...failed.values()] };
+}
+
+/** A file the store could not remove: where, and the system's code (EACCES, EPERM, EBUSY...). */
+export interface FileFailure {
+  /** the book or upload it belongs to (absent for a temp leftover) */
+  fileName?: string;
+  path: string;
+  code: string;
+  error: string;
+}
+
+/**
+ * The path and code a failed `rm` carries (fs errors name the very file that could not go, deep inside
+ * an unpacked folder maybe); `where` for an error without one.
+ */
+export function fileFailure(err: unknown, where: string): Omit<FileFailure, 'fileName'> {
+  const e = err as NodeJS.ErrnoException;
+  return { path: e.path ?? where, code: e.code ?? 'unknown', error: e.message ?? String(err) };
 }
 
 async function newestMtime(store: FileStore, fileName: string): Promise<number> {

@@ -37,9 +37,10 @@ export const bookRoutes: FastifyPluginAsync = async (app) => {
     await updateAdminBook(ctx.db, ctx.store, ctx.urls, req.body);
     return ack();
   });
-  // the book and everything hanging off it in one transaction, then its files
+  // the book and everything hanging off it in one transaction, then its files (a file that cannot be
+  // removed is logged with the request)
   serve(app, 'deleteBook', async (req) => {
-    await deleteAdminBook(ctx.db, ctx.store, req.query.fileName);
+    await deleteAdminBook(ctx.db, ctx.store, req.query.fileName, req.log);
     return ack();
   });
   // 413 too large, 415 not an EPUB, 422 unsafe archive
