@@ -64,7 +64,11 @@ interface Shipped {
 async function startShipped(level: 'info' | 'silent', work: string): Promise<Shipped> {
   const logFile = join(work, `service-${level}.log`);
   const out = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [START], {
+  // BENCH_CPU_PROF=<dir>: the service writes a V8 CPU profile there when it stops (as bench:http's servers)
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...prof, START], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -19,11 +19,14 @@ describe.each(dialects)('search facets from kept values on $name', (dialect) => 
   });
   afterEach(async () => h.destroy());
 
-  /** keeps holding the `max` most frequent values per field; none: nothing kept, the index answers */
-  const keepsOf = (max?: number) =>
+  /**
+   * keeps holding the `max` most frequent values per field, or all of a field's values when it has at
+   * most `whole`; none: nothing kept, the index answers
+   */
+  const keepsOf = (max?: number, whole = max) =>
     max === undefined
       ? new ReaderKeeps({ keep: false })
-      : new ReaderKeeps({ popular: { max, minIntervalMs: 0 } });
+      : new ReaderKeeps({ popular: { max, minIntervalMs: 0, ...(whole === undefined ? {} : { whole }) } });
   const ctxOf = (keeps = keepsOf()): ReaderContext => readerContext(h.db, { keeps });
   /** the kept values of the keeps' current view */
   const popularOf = async (keeps: ReaderKeeps) => (await keeps.sync(h.db, Date.now())).popular;
@@ -48,7 +51,9 @@ describe.each(dialects)('search facets from kept values on $name', (dialect) => 
     // memos whose values are read (the first search starts the read, the index answers it)
     const small = keepsOf(12);
     const full = keepsOf(5_000);
-    for (const memo of [small, full]) {
+    // a field of at most 100 values is kept whole, though more than 12
+    const whole = keepsOf(12, 100);
+    for (const memo of [small, full, whole]) {
       await facets(ctxOf(memo), 'warm-up');
       await (await popularOf(memo)).settled();
       expect((await popularOf(memo)).get(h.db, 'author')).toBeDefined();
@@ -81,7 +86,11 @@ describe.each(dialects)('search facets from kept values on $name', (dialect) => 
       const byIndex = await facets(ctxOf(), keyword);
       expect(await facets(ctxOf(small), keyword), keyword).toEqual(byIndex);
       expect(await facets(ctxOf(full), keyword), keyword).toEqual(byIndex);
+      expect(await facets(ctxOf(whole), keyword), keyword).toEqual(byIndex);
     }
+    expect((await popularOf(small)).get(h.db, 'author')).toMatchObject({ complete: false });
+    expect((await popularOf(whole)).get(h.db, 'author')).toMatchObject({ complete: true });
+    expect((await popularOf(whole)).get(h.db, 'author')?.values).toHaveLength(26);
     // which path answered: with the value rows gone behind the memo's back (no catalogue version
     // move), the common keyword still fills its ten from memory and the rare one finds nothing
     // (page 2: the memo keeps whole answers of page 1 for the version, which would answer instead)
@@ -90,6 +99,8 @@ describe.each(dialects)('search facets from kept values on $name', (dialect) => 
     expect((await facets(ctxOf(small), 'author', 2)).author).toHaveLength(10);
     expect((await facets(ctxOf(small), 'house', 2)).publisher).toHaveLength(6);
     expect((await facets(ctxOf(small), 'Author E', 2)).author).toEqual([]);
+    // a field kept whole answers the rare keyword from memory too
+    expect((await facets(ctxOf(whole), 'Author E', 2)).author).toEqual([{ author: 'Author E' }]);
     // and the kept answer of page 1 is the one computed before, until the catalogue version moves
     expect((await facets(ctxOf(small), 'Author E')).author).toEqual([{ author: 'Author E' }]);
   });
@@ -127,7 +138,7 @@ describe.each(dialects)('search facets from kept values on $name', (dialect) => 
   it('never holds up a search to read them, and reads at most once per interval while versions move', async () => {
     await insertBook(h.db, sampleBook({ author: 'Ada Lovelace' }), []);
     let t = 0;
-    const popular = new PopularValuesMemo(true, 12, 1000, () => t);
+    const popular = new PopularValuesMemo(true, { max: 12, minIntervalMs: 1000, now: () => t });
     expect(popular.get(h.db, 'author')).toBeUndefined();
     await popular.settled();
     expect(popular.get(h.db, 'author')?.values).toEqual([{ value: 'Ada Lovelace', n: 1 }]);

@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import { BookCategories } from './book-categories.js';
 import { CatalogView, type Kept } from './catalog-view.js';
 import { NewestLists } from './newest-lists.js';
-import { PopularValuesMemo } from './popular-values.js';
+import { PopularValuesMemo, type PopularValuesOptions } from './popular-values.js';
 import {
   ACTIVITY_PERIOD_MS,
   AFFINITY_PERIOD_MS,
@@ -48,8 +48,8 @@ export interface ReaderKeepsOptions {
   onStoreError?: (err: Error) => void;
   /** false: keep nothing, read everything on every request (tests comparing kept answers with fresh ones) */
   keep?: boolean;
-  /** the most frequent authors and publishers kept per field, and how often a read of them may start */
-  popular?: { max: number; minIntervalMs: number };
+  /** the authors and publishers kept per field for the search facets, and how often a read of them may start */
+  popular?: PopularValuesOptions;
 }
 
 /**
@@ -93,7 +93,7 @@ export class ReaderKeeps {
       }),
       newest: new NewestLists(this.keeping),
       categories: new BookCategories(this.keeping),
-      popular: new PopularValuesMemo(this.keeping, options.popular?.max, options.popular?.minIntervalMs),
+      popular: new PopularValuesMemo(this.keeping, options.popular),
       categoryList: new SharedKeep(
         v,
         { name: 'category list', key: '-', dependsOn: ['catalog'], max: bound(1), ttlMs: 60_000 },

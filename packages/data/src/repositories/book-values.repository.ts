@@ -81,6 +81,16 @@ export async function rebuildBookValues(db: Kysely<Database>): Promise<void> {
   await bumpFacetVersion(db);
 }
 
+/** How many values a field has (rows of book_values, read along book_values_popular_idx). */
+export async function countValues(db: Kysely<Database>, field: ValueField): Promise<number> {
+  const row = await db
+    .selectFrom('book_values')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('field', '=', field)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
  * The `limit` values of a field with the most books (after the first `offset`), most first and ties by
  * value: the order of the search facets (searchFacet) and of the OPDS author and publisher feeds, read
