@@ -202,6 +202,34 @@ describe.skipIf(!HAVE_BROWSER)('what the operator is told, and where', () => {
     await heading(page, 'Books');
   });
 
+  it('moving from one edit page to another in the history asks about unsaved changes too', async () => {
+    const page = s.page;
+    const [other] = (await admin.listBooks({ title: 'Feedback Volume 12' })).data;
+    await s.openLoggedIn(`books/${alice.fileName}/edit`);
+    await heading(page, 'Edit book');
+    // Alice's page, then the list (the newest book first), then that book's page: two steps back is
+    // Alice's page again, the same page component given another book
+    await page.getByRole('navigation').getByRole('link', { name: 'Books' }).click();
+    await heading(page, 'Books');
+    await page.getByRole('link', { name: 'Edit: Feedback Volume 12' }).click();
+    await page.waitForURL(new RegExp(`/books/${other!.fileName}/edit$`));
+    await page.locator('#edit-publisher').fill('Unsaved Press');
+
+    await page.evaluate(() => history.go(-2));
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(en.edit.unsavedBody).waitFor();
+    await dialog.getByRole('button', { name: en.edit.stay }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.waitForURL(new RegExp(`/books/${other!.fileName}/edit$`));
+    expect(await page.locator('#edit-publisher').inputValue()).toBe('Unsaved Press');
+
+    await page.evaluate(() => history.go(-2));
+    await dialog.getByRole('button', { name: en.edit.leave }).click();
+    await page.waitForURL(new RegExp(`/books/${alice.fileName}/edit$`));
+    await page.locator('#edit-title').waitFor();
+    expect(await page.locator('#edit-title').inputValue()).toBe(alice.title);
+  });
+
   it('wording and links: one book, links drawn as links, a language column read whole', async () => {
     const page = s.page;
     await s.openLoggedIn('books?title=Volume%2003');
