@@ -45,6 +45,9 @@ if (!existsSync(db)) throw new Error(`${db} is missing: run \`pnpm bench:seed --
 
 /** The endpoints measured, by their bench:http names, with what each stands for. */
 const MEASURED: Record<string, string> = {
+  // the floor: the plugin stack, its hooks and the log with no SQL (not part of the default run)
+  healthz: 'healthz',
+  'category list': 'category list',
   'home/v2': 'home/v2',
   'detail/anon': 'detail/anon',
   detail: 'detail (registered reader)',
