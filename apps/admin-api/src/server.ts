@@ -1,5 +1,6 @@
-import { loadConfig, unreachableDatabase } from '@readlib/config';
-import { assertDatabaseExists, assertSchemaCurrent, createDb, MigrationError } from '@readlib/data';
+import { loadConfig } from '@readlib/config';
+import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
+import { firstStatements, servingDbOptions } from '@readlib/http';
 import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 
 // `node apps/admin-api/dist/server.js` from the repository (after `pnpm build`): the admin API alone, on
@@ -10,19 +11,12 @@ async function serve(): Promise<void> {
   assertDatabaseExists(config.database);
   let server: AdminServer | undefined;
   const handle = createDb(config.database, {
-    poolSize: config.databasePoolSize,
-    checkpoints: 'background',
-    connectTimeoutMs: config.databaseTimeouts.connectMs,
-    statementTimeoutMs: config.databaseTimeouts.statementMs,
-    preparedStatements: config.databasePreparedStatements,
+    ...servingDbOptions(config),
     // into the service's log once it runs; the pool replaces the connection on its own
     onIdleConnectionError: (err) => server?.app.log.warn({ err }, 'idle database connection lost'),
   });
   try {
-    // the first query: a database that cannot be reached is said as such, with the driver's cause
-    await assertSchemaCurrent(handle.db).catch((err: unknown) => {
-      throw err instanceof MigrationError ? err : unreachableDatabase(config.database, err);
-    });
+    await firstStatements(config.database, () => assertSchemaCurrent(handle.db));
     server = await startAdminServer(config, { db: handle.db });
   } catch (err) {
     await handle.destroy();

@@ -1,15 +1,9 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { type IngestDeps, ORPHAN_GRACE_MS } from '@readlib/catalog';
 import { type AppConfig, unreachableDatabase } from '@readlib/config';
-import {
-  assertSchemaCurrent,
-  createDb,
-  type DbHandle,
-  MigrationError,
-  migrateToLatest,
-  schemaState,
-} from '@readlib/data';
+import { assertSchemaCurrent, createDb, type DbHandle, migrateToLatest, schemaState } from '@readlib/data';
 import { FileStore } from '@readlib/epub';
+import { firstStatements, servingDbOptions } from '@readlib/http';
 
 /** What a command that only touches the database needs (migrate, optimize, operator:*). */
 export interface DatabaseRuntime {
@@ -64,29 +58,25 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions = {}):
  * need STORAGE_DIR, nor its being writable (a `migrate` on a host that does not mount the store).
  */
 export async function openDatabase(config: AppConfig, opts: RuntimeOptions = {}): Promise<DatabaseRuntime> {
-  const base = {
+  // migrations on a handle of their own, without the statement timeout a long index build would outlast
+  const migrating = openDb(config, {
     poolSize: config.databasePoolSize,
     connectTimeoutMs: config.databaseTimeouts.connectMs,
     preparedStatements: config.databasePreparedStatements,
-  };
-  const migrating = openDb(config, base);
-  const migrated = await closedOnError(migrating, async () => {
-    try {
+  });
+  const migrated = await closedOnError(migrating, () =>
+    firstStatements(config.database, async () => {
       if (!opts.migrate && (await schemaState(migrating.db)).state !== 'empty') {
         await assertSchemaCurrent(migrating.db);
         return [];
       }
       return await migrateToLatest(migrating.db, undefined, { reportUtcOffsetMs: config.reportUtcOffsetMs });
-    } catch (err) {
-      throw err instanceof MigrationError ? err : unreachableDatabase(config.database, err);
-    }
-  });
+    }),
+  );
   if (!opts.serve) return { config, handle: migrating, migrated };
   await migrating.destroy();
   const handle = openDb(config, {
-    ...base,
-    checkpoints: 'background',
-    statementTimeoutMs: config.databaseTimeouts.statementMs,
+    ...servingDbOptions(config),
     // PostgreSQL: the reader keeps its answers until a commit of any process is heard
     commitNotifications: {
       onLost: (err) =>

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { loadConfig, unreachableDatabase } from '@readlib/config';
-import { assertDatabaseExists, assertSchemaCurrent, createDb, MigrationError } from '@readlib/data';
+import { loadConfig } from '@readlib/config';
+import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
+import { firstStatements, servingDbOptions } from '@readlib/http';
 import { startReaderServer } from './index.js';
 
 // Runs the reader API alone: `node apps/reader-api/dist/server.js` from the repository (after `pnpm build`).
@@ -12,11 +13,7 @@ async function serve(): Promise<void> {
   mkdirSync(config.storageDir, { recursive: true });
   let app: Awaited<ReturnType<typeof startReaderServer>> | undefined;
   const handle = createDb(config.database, {
-    poolSize: config.databasePoolSize,
-    checkpoints: 'background',
-    connectTimeoutMs: config.databaseTimeouts.connectMs,
-    statementTimeoutMs: config.databaseTimeouts.statementMs,
-    preparedStatements: config.databasePreparedStatements,
+    ...servingDbOptions(config),
     // into the service's log once it runs; the pool replaces the connection on its own
     onIdleConnectionError: (err) => app?.log.warn({ err }, 'idle database connection lost'),
     // PostgreSQL: answers are kept until a commit of any process is heard
@@ -25,10 +22,7 @@ async function serve(): Promise<void> {
     },
   });
   try {
-    // the first query: a database that cannot be reached is said as such, with the driver's cause
-    await assertSchemaCurrent(handle.db).catch((err: unknown) => {
-      throw err instanceof MigrationError ? err : unreachableDatabase(config.database, err);
-    });
+    await firstStatements(config.database, () => assertSchemaCurrent(handle.db));
     app = await startReaderServer(config, { db: handle.db });
   } catch (err) {
     await handle.destroy();

@@ -23,3 +23,4 @@ export {
   serve,
   servesOf,
 } from './route.js';
+export { firstStatements, servingDbOptions } from './service-database.js';
