@@ -33,6 +33,10 @@ export function loadConfig(
   if (production && !raw.JWT_SECRET) {
     throw new ConfigError('JWT_SECRET (at least 32 characters) is required when NODE_ENV=production');
   }
+  // a password alone names no operator: a development start would generate one for `admin` instead
+  if (raw.ADMIN_PASSWORD && !raw.ADMIN_USERNAME) {
+    throw new ConfigError('ADMIN_USERNAME is required with ADMIN_PASSWORD: the password is for that operator');
+  }
   if (production && raw.ADMIN_USERNAME && !raw.ADMIN_PASSWORD) {
     throw new ConfigError('ADMIN_PASSWORD is required with ADMIN_USERNAME when NODE_ENV=production');
   }

@@ -100,6 +100,17 @@ describe('decisions.md §1: configuration from validated environment variables',
     ).toThrow(/ADMIN_PASSWORD/);
   });
 
+  it('refuses ADMIN_PASSWORD without ADMIN_USERNAME, in development too: it would be ignored', () => {
+    for (const NODE_ENV of ['development', 'production'])
+      expect(() =>
+        load({ NODE_ENV, JWT_SECRET: 'x'.repeat(32), ADMIN_PASSWORD: 'a password of its own' }),
+      ).toThrow('ADMIN_USERNAME is required with ADMIN_PASSWORD: the password is for that operator');
+    expect(load({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'a password of its own' }).firstOperator).toEqual({
+      username: 'root',
+      password: 'a password of its own',
+    });
+  });
+
   it('parses per-appId platform settings', () => {
     const c = load({ WECHAT_APP_SECRETS: 'wx1=s1, wx2=s2', ALIPAY_APP_KEYS: '2021=/k/app.pem:/k/ali.pem' });
     expect(c.platforms.wechat.secrets).toEqual({ wx1: 's1', wx2: 's2' });
