@@ -11,7 +11,9 @@ import { OPERATOR, type Services, startServices } from './helpers.js';
 
 const run = promisify(execFile);
 const workspaceRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const epub = fileURLToPath(new URL('../../epub/fixtures/real/test-book-v3.epub', import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../../epub/fixtures/real/${name}`, import.meta.url));
+const epub = fixture('test-book-v3.epub');
+const sdkRoot = fileURLToPath(new URL('..', import.meta.url));
 // the workspace's TypeScript (a root devDependency), run with this Node
 const tscBin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const tsLib = dirname(createRequire(import.meta.url).resolve('typescript/lib/lib.d.ts'));
@@ -24,6 +26,13 @@ const tscIn = (cwd: string) => (args: string[]) =>
 /** The environment without the package managers' own variables, so npm runs as in a plain shell. */
 const plainEnv = () =>
   Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)));
+
+/** The ```ts blocks of a Markdown text, named `<source>-<n>`. */
+const typeScriptExamples = (source: string, markdown: string) =>
+  [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => ({
+    name: `${source}-${i + 1}`,
+    code: m[1]!,
+  }));
 
 /** pnpm itself: the one running this suite when there is one, else the one on the PATH. */
 const pnpm = (args: string[]) => {
@@ -83,6 +92,13 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(pkg.peerDependencies ?? {}).toEqual({});
     expect([pkg.type, pkg.sideEffects, pkg.license]).toEqual(['module', false, 'MIT']);
+    // the package's own manifest, less what only the workspace uses (the tools and tests its scripts
+    // run, workspace packages that are never published): .pnpmfile.cjs's beforePacking hook
+    const { scripts, devDependencies, ...published } = JSON.parse(
+      await readFile(join(sdkRoot, 'package.json'), 'utf8'),
+    );
+    expect([Object.keys(scripts).length, Object.keys(devDependencies).length]).not.toContain(0);
+    expect(pkg).toEqual(published);
     // each entry for import and require, with the declarations of its own module format
     const entry = (name: string) => ({
       import: { types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` },
@@ -270,6 +286,55 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
       ]),
     );
     expect([exported.wechat, exported.alipay]).toEqual([['wechatFetch'], ['alipayFetch']]);
+  }, 180_000);
+
+  it('compiles every TypeScript example of its README and of the SDK page as written, and runs those outside mini-programs against both services', async () => {
+    const examples = [
+      ...typeScriptExamples('readme', await readFile(join(unpacked, 'package/README.md'), 'utf8')),
+      ...typeScriptExamples('sdk-page', await readFile(join(workspaceRoot, 'docs/sdk.md'), 'utf8')),
+    ];
+    // the README's reader, two mini-program, timeout, admin and progress examples, the page's one
+    expect(examples.length).toBeGreaterThanOrEqual(7);
+    const isMiniProgram = (code: string) => /\b(wx|my)\b/.test(code);
+    // only the hosts change: the examples' own, for the services of this test
+    const hosts: [string, string][] = [
+      ['https://reader.example.com', s.readerUrl],
+      ['https://admin.example.com', s.adminUrl],
+      ['http://localhost:3000', s.readerUrl],
+      ['http://localhost:3001', s.adminUrl],
+    ];
+    for (const dir of ['examples', 'examples-mp']) await mkdir(join(project, dir), { recursive: true });
+    for (const { name, code } of examples) {
+      const text = hosts.reduce((t, [from, to]) => t.replaceAll(from, to), code);
+      await writeFile(join(project, isMiniProgram(code) ? 'examples-mp' : 'examples', `${name}.ts`), text);
+    }
+    // WeChat's typings (`wx`, `Page`), as a mini-program project has them
+    const wechatTypings = createRequire(join(sdkRoot, 'package.json')).resolve('miniprogram-api-typings');
+    await writeFile(
+      join(project, 'mini-program-typings.d.ts'),
+      `/// <reference path=${JSON.stringify(wechatTypings)} />\n`,
+    );
+    const tsc = tscIn(project);
+    await tsc(['-p', 'tsconfig.examples-mp.json']);
+    await tsc(['-p', 'tsconfig.examples.json']);
+
+    const runnable = examples.filter((e) => !isMiniProgram(e.code)).map((e) => e.name);
+    expect(runnable.length).toBeGreaterThanOrEqual(4);
+    const { stdout } = await run(
+      process.execPath,
+      [
+        'run-examples.mjs',
+        s.readerUrl,
+        s.adminUrl,
+        OPERATOR.username,
+        OPERATOR.password,
+        fixture('testbook.epub'),
+        fixture('example-v3.epub'),
+        ...runnable,
+      ],
+      { cwd: project, env: plainEnv() },
+    );
+    expect(JSON.parse(stdout)).toEqual(Object.fromEntries(runnable.map((name) => [name, 'ok'])));
   }, 180_000);
 
   it('runs against both services: upload, create, list, home, detail and a typed error', async () => {

@@ -1,8 +1,8 @@
 import { copyFile, rm, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { type BuildOptions, build } from 'esbuild';
+import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
+import { at, bundleOptions as common, entryPoints } from './package-bundle.options.js';
 
 /**
  * `pnpm --filter @readlib/sdk build` (and `prepack`): the self-contained package in dist/.
@@ -19,21 +19,6 @@ import { dts } from 'rollup-plugin-dts';
  *   CommonJS, so a CommonJS project (`module: node16`) gets them without TS1479.
  * - LICENSE: the repository's, which the package must carry.
  */
-const at = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
-
-const entryPoints = {
-  index: at('src/index.ts'),
-  wechat: at('src/wechat.adapter.ts'),
-  alipay: at('src/alipay.adapter.ts'),
-};
-
-const common: BuildOptions = {
-  entryPoints,
-  bundle: true,
-  platform: 'neutral',
-  logLevel: 'warning',
-  absWorkingDir: at('.'),
-};
 
 /** One declaration bundle; a warning (e.g. an import left unresolved, so not inlined) fails the build. */
 async function declarationBundle(name: keyof typeof entryPoints, external: string[]): Promise<void> {
