@@ -56,7 +56,7 @@ describe('the CLI on a production host', () => {
       await runCli(dir, ['operator:create', 'ops'], { DATABASE_URL: 'postgres://ops:pa/ss@db:5432/readlib' }),
     ).toEqual({
       code: 1,
-      out: 'error: operator:create: DATABASE_URL is not a valid postgres:// URL (postgres://user:password@host:port/database): check the host and the port, and percent-encode any / ? # @ in the user or password',
+      out: 'error: operator:create: invalid configuration: DATABASE_URL is not a valid postgres:// URL (postgres://user:password@host:port/database): check the host and the port, and percent-encode any / ? # @ in the user or password',
     });
     expect(await runCli(dir, ['migrate'], { LOG_LEVEL: 'verbose' })).toEqual({
       code: 1,

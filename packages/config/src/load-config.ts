@@ -29,30 +29,49 @@ export function loadConfig(
     throw new ConfigError(`invalid configuration: ${describeInvalid(err as Error, env)}`);
   }
   const production = raw.NODE_ENV === 'production';
-  if (production) assertNoPlaceholders(raw);
+  // every check is made and their faults said together, as the schema's are: a deployer fixes them
+  // in one go rather than one start at a time
+  const faults: string[] = [];
+  const checked = <T>(check: () => T): T | undefined => {
+    try {
+      return check();
+    } catch (err) {
+      // the checks below throw for a fault of the value only (ConfigError, or parsePairs' Error)
+      if (!(err instanceof Error)) throw err;
+      faults.push(err.message);
+      return undefined;
+    }
+  };
+  if (production) checked(() => assertNoPlaceholders(raw));
   if (production && !raw.JWT_SECRET) {
-    throw new ConfigError('JWT_SECRET (at least 32 characters) is required when NODE_ENV=production');
+    faults.push('JWT_SECRET (at least 32 characters) is required when NODE_ENV=production');
   }
   // a password alone names no operator: a development start would generate one for `admin` instead
   if (raw.ADMIN_PASSWORD && !raw.ADMIN_USERNAME) {
-    throw new ConfigError('ADMIN_USERNAME is required with ADMIN_PASSWORD: the password is for that operator');
+    faults.push('ADMIN_USERNAME is required with ADMIN_PASSWORD: the password is for that operator');
   }
   if (production && raw.ADMIN_USERNAME && !raw.ADMIN_PASSWORD) {
-    throw new ConfigError('ADMIN_PASSWORD is required with ADMIN_USERNAME when NODE_ENV=production');
+    faults.push('ADMIN_PASSWORD is required with ADMIN_USERNAME when NODE_ENV=production');
   }
   const isPostgres = /^postgres(ql)?:\/\//.test(raw.DATABASE_URL);
   // anything else is a SQLite file path: `mysql://x/y` or a misspelt scheme became a file `mysql:/x/y`
   if (!isPostgres && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw.DATABASE_URL))
-    throw new ConfigError(
+    faults.push(
       `DATABASE_URL: ${raw.DATABASE_URL.split(':')[0]}:// is not a database this service runs on (postgres:// or a SQLite file path)`,
     );
-  if (isPostgres) assertPostgresUrl(raw.DATABASE_URL);
-  if (raw.PUBLIC_BASE_URL !== undefined) assertHttpUrl('PUBLIC_BASE_URL', raw.PUBLIC_BASE_URL);
+  if (isPostgres) checked(() => assertPostgresUrl(raw.DATABASE_URL));
+  const publicBaseUrl = raw.PUBLIC_BASE_URL;
+  if (publicBaseUrl !== undefined) checked(() => assertHttpUrl('PUBLIC_BASE_URL', publicBaseUrl));
   if (raw.CORS_ORIGIN !== '*')
     for (const origin of raw.CORS_ORIGIN.split(',')
       .map((s) => s.trim())
       .filter(Boolean))
-      assertHttpUrl('CORS_ORIGIN', origin, true);
+      checked(() => assertHttpUrl('CORS_ORIGIN', origin, true));
+  const wechatSecrets = checked(() => parsePairs(raw.WECHAT_APP_SECRETS, 'WECHAT_APP_SECRETS'));
+  const alipayKeys = checked(() => parseAlipayKeys(raw.ALIPAY_APP_KEYS));
+  const reportUtcOffsetMs = checked(() => parseUtcOffset(raw.REPORT_UTC_OFFSET));
+  if (faults.length > 0 || !wechatSecrets || !alipayKeys || reportUtcOffsetMs === undefined)
+    throw new ConfigError(`invalid configuration: ${faults.join('; ')}`);
   return {
     env: raw.NODE_ENV,
     host: raw.HOST,
@@ -97,9 +116,9 @@ export function loadConfig(
       timeoutMs: raw.PLATFORM_TIMEOUT_MS,
       wechat: {
         baseUrl: raw.WECHAT_API_BASE,
-        secrets: parsePairs(raw.WECHAT_APP_SECRETS, 'WECHAT_APP_SECRETS'),
+        secrets: wechatSecrets,
       },
-      alipay: { gateway: raw.ALIPAY_GATEWAY, keys: parseAlipayKeys(raw.ALIPAY_APP_KEYS) },
+      alipay: { gateway: raw.ALIPAY_GATEWAY, keys: alipayKeys },
     },
     upload: {
       maxBytes: raw.UPLOAD_MAX_BYTES,
@@ -108,7 +127,7 @@ export function loadConfig(
       graceMinutes: raw.UPLOAD_GRACE_MINUTES,
     },
     demoCatalogue: raw.DEMO_CATALOGUE,
-    reportUtcOffsetMs: parseUtcOffset(raw.REPORT_UTC_OFFSET),
+    reportUtcOffsetMs,
     banner: {
       img: raw.BANNER_IMG,
       title: raw.BANNER_TITLE,

@@ -100,6 +100,30 @@ describe('decisions.md §1: configuration from validated environment variables',
     ).toThrow(/ADMIN_PASSWORD/);
   });
 
+  it('says every fault of the values at once, after the schema has passed them', () => {
+    expect(() =>
+      load({
+        NODE_ENV: 'production',
+        ADMIN_USERNAME: 'root',
+        PUBLIC_BASE_URL: 'http://',
+        CORS_ORIGIN: 'https://console.example.org/path',
+        REPORT_UTC_OFFSET: '+08:20',
+        WECHAT_APP_SECRETS: 'wx1',
+      }),
+    ).toThrow(
+      new ConfigError(
+        [
+          'invalid configuration: JWT_SECRET (at least 32 characters) is required when NODE_ENV=production',
+          'ADMIN_PASSWORD is required with ADMIN_USERNAME when NODE_ENV=production',
+          'PUBLIC_BASE_URL: "http://" is not an http(s) URL with a host',
+          'CORS_ORIGIN: "https://console.example.org/path" is not an origin (scheme://host[:port])',
+          'WECHAT_APP_SECRETS: "wx1" is not key=value',
+          'REPORT_UTC_OFFSET: "+08:20" is not an offset from -12:00 to +14:00 in quarter hours (e.g. +08:00, -03:30, +05:45)',
+        ].join('; '),
+      ),
+    );
+  });
+
   it('refuses ADMIN_PASSWORD without ADMIN_USERNAME, in development too: it would be ignored', () => {
     for (const NODE_ENV of ['development', 'production'])
       expect(() =>

@@ -38,7 +38,7 @@ describe('production refuses the example placeholders', () => {
   it('the unedited deploy/readlib.env.example is refused in one line naming each placeholder', () => {
     expect(() => load(example())).toThrow(
       new ConfigError(
-        'JWT_SECRET, ADMIN_PASSWORD, METRICS_TOKEN, DATABASE_URL hold the CHANGE-ME placeholder of deploy/readlib.env.example: set values of your own when NODE_ENV=production',
+        'invalid configuration: JWT_SECRET, ADMIN_PASSWORD, METRICS_TOKEN, DATABASE_URL hold the CHANGE-ME placeholder of deploy/readlib.env.example: set values of your own when NODE_ENV=production',
       ),
     );
     expect(load(edited()).env).toBe('production');
@@ -100,7 +100,7 @@ describe('one line per invalid variable', () => {
       } catch (err) {
         message = (err as Error).message;
       }
-      expect(message, url).toMatch(/^DATABASE_URL is not a valid postgres:\/\/ URL/);
+      expect(message, url).toMatch(/^invalid configuration: DATABASE_URL is not a valid postgres:\/\/ URL/);
       expect(message).not.toContain('s3');
     }
     // forms node-postgres takes are kept: a socket directory, no host at all, spaces
