@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compactFigure, type Figures, wholeFigure } from '../i18n/figures';
 import {
   CATEGORY_LABEL_WIDTH,
   categoryOption,
@@ -9,6 +10,7 @@ import {
   WORD_GAP,
   wordCloudOption,
   wordSizes,
+  wordWeights,
 } from './dashboard.options';
 
 const MARKUP = '<img src=x onerror=alert(1)>';
@@ -48,7 +50,7 @@ describe('dashboard chart options', () => {
       tooltipOf(options.words).formatter({
         name: MARKUP,
         value: 2,
-        data: { name: MARKUP, value: 2, users: 1 },
+        data: { name: MARKUP, value: 1, count: 2, users: 1 },
       }),
     ).toBe(`${MARKUP}\nSearches: 2\nSearchers: 1`);
     expect(
@@ -105,5 +107,53 @@ describe('dashboard chart options', () => {
     });
     expect(WORD_GAP).toBeGreaterThanOrEqual(12);
     expect(wordSizes(5)[1]).toBeGreaterThan(wordSizes(100)[1]);
+  });
+});
+
+/** The figures of the Chinese console. */
+const CHINESE: Figures = { whole: (n) => wholeFigure(n, 'zh-CN'), compact: (n) => compactFigure(n, 'zh-CN') };
+
+/** Searches of the 100-keyword cloud of a 100,000-book catalogue: one keyword far above the others. */
+const SKEWED = [622922, 30932, 7593, 7467, 6011, 5470, 5197, 4528, 4425, 4270, 3910, 3732, 3298, 2100, 1500];
+
+/** The font size ECharts gives a word: its `value` mapped linearly from the values' range onto sizeRange. */
+function fontSizes(option: object): number[] {
+  const [cloud] = (option as { series: { sizeRange: [number, number]; data: { value: number }[] }[] }).series;
+  const values = cloud!.data.map((d) => d.value);
+  const [low, high] = [Math.min(...values), Math.max(...values)];
+  const [small, large] = cloud!.sizeRange;
+  return values.map((v) => small + ((v - low) / (high - low)) * (large - small));
+}
+
+describe('dashboard charts of a large catalogue', () => {
+  it('value axes write large figures short, tooltips write them whole, in the language', () => {
+    type Axis = { axisLabel: { formatter: (n: number) => string } };
+    const ranking = rankingOption([{ label: 'first', value: 622922 }], 'Searches') as { xAxis: Axis };
+    expect([100000, 700000].map(ranking.xAxis.axisLabel.formatter)).toEqual(['100K', '700K']);
+    const trend = trendOption({ axis: ['2026-01-01'], values: [163287] }, '阅读', CHINESE) as { yAxis: Axis };
+    expect(trend.yAxis.axisLabel.formatter(180000)).toBe('18万');
+    const category = categoryOption([], { books: 'Books', views: 'Views' }) as { yAxis: Axis };
+    expect(category.yAxis.axisLabel.formatter(120000)).toBe('120K');
+    expect(tooltipOf(ranking).formatter({ name: 'first', value: 622922 })).toBe('first\nSearches: 622,922');
+  });
+
+  it('the word cloud sizes words by rank: beside one keyword searched far more, the rest are not specks', () => {
+    const words = SKEWED.map((count, i) => ({ word: `w${i}`, count, user: 1 }));
+    const option = wordCloudOption(words, { count: 'Searches', users: 'Searchers' });
+    const sizes = fontSizes(option);
+    const [small, large] = wordSizes(words.length);
+    const middle = (small + large) / 2;
+    // in proportion to the searches, every word but the first would be drawn under 18 px of [16, 52]
+    expect(sizes[0]).toBe(large);
+    expect(sizes[1]).toBeGreaterThan(middle + (large - middle) / 2);
+    expect(sizes.at(-1)).toBe(small);
+    const aboveQuarter = sizes.filter((size) => size >= small + (large - small) / 4).length;
+    expect(aboveQuarter).toBeGreaterThanOrEqual(Math.floor(sizes.length / 2));
+    // more searches, a larger word; the same searches, the same size
+    for (let i = 1; i < sizes.length; i++) expect(sizes[i]!).toBeLessThan(sizes[i - 1]!);
+    expect(wordWeights([5, 3, 3, 1])).toEqual([1, 0.25, 0.25, 0]);
+    // the tooltip still gives the searches themselves
+    const [cloud] = (option as { series: { data: unknown[] }[] }).series;
+    expect(tooltipOf(option).formatter({ data: cloud!.data[0] })).toBe('w0\nSearches: 622,922\nSearchers: 1');
   });
 });

@@ -1,5 +1,6 @@
 import type { MapItem, ScatterData, ScreenData, WordCloudItem } from '@readlib/sdk';
 import type { EChartsCoreOption } from 'echarts/core';
+import { compactFigure, type Figures, wholeFigure } from '../i18n/figures';
 
 /**
  * ECharts options of the dashboard, from the report endpoints' data. Every tooltip is drawn by the
@@ -12,8 +13,22 @@ const tooltip = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-/** A tooltip line per value: the label as given, then the figure. */
-const line = (label: string, value: number | string) => `${label}: ${value}`;
+/** Figures as the English console writes them, for callers that give none. */
+const ENGLISH: Figures = { whole: (n) => wholeFigure(n, 'en'), compact: (n) => compactFigure(n, 'en') };
+
+/** A tooltip line per value: the label as given, then the whole figure. */
+const line = (label: string, value: unknown, figures: Figures) =>
+  `${label}: ${typeof value === 'number' ? figures.whole(value) : String(value)}`;
+
+/**
+ * A value axis: counts only (no fractions), written short, so that the labels of a large catalogue's
+ * figures keep apart however narrow the chart.
+ */
+const valueAxis = (figures: Figures) => ({
+  type: 'value',
+  minInterval: 1,
+  axisLabel: { formatter: (n: number) => figures.compact(n) },
+});
 
 interface Param {
   name: string;
@@ -28,13 +43,53 @@ const params = (p: unknown): Param[] => (Array.isArray(p) ? p : [p]) as Param[];
 export const TREND_RIGHT = 40;
 /** The widest a category's name is drawn under the axis before it is cut (the tooltip has it whole). */
 export const CATEGORY_LABEL_WIDTH = 140;
+/** The slant of the category names, in degrees. */
+const CATEGORY_LABEL_ROTATE = 35;
+
+/** About how wide a name is drawn at 12 px: CJK and other wide characters 12 px, others 7 px. */
+const drawnWidth = (text: string) =>
+  [...text].reduce(
+    (sum, c) =>
+      sum + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(c) ? 12 : 7),
+    0,
+  );
+
+/**
+ * Room left of the category chart's plot for its first name: a slanted name ends at its column and
+ * reaches left and down from it, and `containLabel` makes room only for the names' height, so a long
+ * first name ran off the chart's left edge once the value axis's figures were short.
+ */
+export const categoryLeft = (first: string | undefined): number =>
+  Math.max(
+    8,
+    Math.ceil(
+      Math.min(CATEGORY_LABEL_WIDTH, drawnWidth(first ?? '')) *
+        Math.cos((CATEGORY_LABEL_ROTATE * Math.PI) / 180),
+    ),
+  );
 /** Space between the words of the cloud, in px. */
 export const WORD_GAP = 14;
 /** The font sizes of the cloud's words: larger when there are few, so that they fill the card. */
 export const wordSizes = (count: number): [number, number] =>
   count <= 12 ? [20, 64] : count <= 40 ? [16, 52] : [12, 40];
+/**
+ * What sizes each word of the cloud: its rank among the window's distinct search counts (equal counts,
+ * equal sizes), from 1 for the most searched to 0 for the least, on a curve that keeps most words small
+ * and the first few large. Not the searches themselves: they are skewed (one keyword searched 600,000
+ * times beside others searched a few thousand times), and sizes in proportion to them, or even to their
+ * logarithm, draw one word large and leave every other one a speck at the smallest size.
+ */
+export function wordWeights(counts: number[]): number[] {
+  const distinct = [...new Set(counts)].sort((a, b) => b - a);
+  const last = Math.max(1, distinct.length - 1);
+  return counts.map((count) => (1 - distinct.indexOf(count) / last) ** 2);
+}
 
-export function trendOption(trend: ScreenData['userTrend'], seriesName: string): EChartsCoreOption {
+export function trendOption(
+  trend: ScreenData['userTrend'],
+  seriesName: string,
+  figures: Figures = ENGLISH,
+): EChartsCoreOption {
   return {
     // the last date is centred on the right edge of the plot: room for its half (containLabel keeps
     // the axes' labels inside the chart)
@@ -43,11 +98,11 @@ export function trendOption(trend: ScreenData['userTrend'], seriesName: string):
       trigger: 'axis',
       formatter: (p: unknown) => {
         const [first] = params(p);
-        return first ? `${first.name}\n${line(seriesName, String(first.value))}` : '';
+        return first ? `${first.name}\n${line(seriesName, first.value, figures)}` : '';
       },
     }),
     xAxis: { type: 'category', data: trend.axis, boundaryGap: false, axisLabel: { hideOverlap: true } },
-    yAxis: { type: 'value', minInterval: 1 },
+    yAxis: valueAxis(figures),
     series: [
       { type: 'line', name: seriesName, data: trend.values, smooth: true, areaStyle: { opacity: 0.15 } },
     ],
@@ -57,17 +112,24 @@ export function trendOption(trend: ScreenData['userTrend'], seriesName: string):
 export function categoryOption(
   categories: ScreenData['category'],
   names: { books: string; views: string },
+  figures: Figures = ENGLISH,
 ): EChartsCoreOption {
   return {
     // long names get the room they need under the axis (containLabel), cut at CATEGORY_LABEL_WIDTH; the
     // tooltip of a column (the pointer anywhere above its name) has the whole name
-    grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
+    grid: {
+      left: categoryLeft(categories[0]?.categoryText),
+      right: 16,
+      top: 40,
+      bottom: 8,
+      containLabel: true,
+    },
     legend: { top: 0 },
     tooltip: tooltip({
       trigger: 'axis',
       formatter: (p: unknown) => {
         const list = params(p);
-        return [list[0]?.name ?? '', ...list.map((x) => line(x.seriesName ?? '', String(x.value)))].join(
+        return [list[0]?.name ?? '', ...list.map((x) => line(x.seriesName ?? '', x.value, figures))].join(
           '\n',
         );
       },
@@ -75,9 +137,14 @@ export function categoryOption(
     xAxis: {
       type: 'category',
       data: categories.map((c) => c.categoryText),
-      axisLabel: { rotate: 35, interval: 0, width: CATEGORY_LABEL_WIDTH, overflow: 'truncate' },
+      axisLabel: {
+        rotate: CATEGORY_LABEL_ROTATE,
+        interval: 0,
+        width: CATEGORY_LABEL_WIDTH,
+        overflow: 'truncate',
+      },
     },
-    yAxis: { type: 'value', minInterval: 1 },
+    yAxis: valueAxis(figures),
     series: [
       { type: 'bar', name: names.books, data: categories.map((c) => c.num) },
       { type: 'bar', name: names.views, data: categories.map((c) => c.views) },
@@ -89,6 +156,7 @@ export function categoryOption(
 export function rankingOption(
   items: { label: string; value: number }[],
   seriesName: string,
+  figures: Figures = ENGLISH,
 ): EChartsCoreOption {
   const top = [...items].reverse();
   return {
@@ -97,10 +165,10 @@ export function rankingOption(
       trigger: 'item',
       formatter: (p: unknown) => {
         const [x] = params(p);
-        return x ? `${x.name}\n${line(seriesName, String(x.value))}` : '';
+        return x ? `${x.name}\n${line(seriesName, x.value, figures)}` : '';
       },
     }),
-    xAxis: { type: 'value', minInterval: 1 },
+    xAxis: valueAxis(figures),
     yAxis: {
       type: 'category',
       data: top.map((i) => i.label),
@@ -113,13 +181,17 @@ export function rankingOption(
 export function wordCloudOption(
   words: WordCloudItem[],
   names: { count: string; users: string },
+  figures: Figures = ENGLISH,
 ): EChartsCoreOption {
+  const weights = wordWeights(words.map((w) => w.count));
   return {
     tooltip: tooltip({
       formatter: (p: unknown) => {
         const [x] = params(p);
-        const item = x?.data as { name: string; value: number; users: number } | undefined;
-        return item ? `${item.name}\n${line(names.count, item.value)}\n${line(names.users, item.users)}` : '';
+        const item = x?.data as { name: string; count: number; users: number } | undefined;
+        return item
+          ? `${item.name}\n${line(names.count, item.count, figures)}\n${line(names.users, item.users, figures)}`
+          : '';
       },
     }),
     series: [
@@ -141,7 +213,8 @@ export function wordCloudOption(
         shrinkToFit: true,
         // the same words in the same places on every draw
         layoutAnimation: false,
-        data: words.map((w) => ({ name: w.word, value: w.count, users: w.user })),
+        // `value` sizes the word (wordWeights); the tooltip reads the searches themselves
+        data: words.map((w, i) => ({ name: w.word, value: weights[i], count: w.count, users: w.user })),
       },
     ],
   };
@@ -151,6 +224,7 @@ export function mapOption(
   provinces: MapItem[],
   scatter: ScatterData,
   names: { users: string; cities: string },
+  figures: Figures = ENGLISH,
 ): EChartsCoreOption {
   const max = Math.max(1, ...provinces.map((p) => p.value));
   const cities = scatter.data.flatMap((c) => {
@@ -164,7 +238,7 @@ export function mapOption(
         const [x] = params(p);
         if (!x) return '';
         const value = Array.isArray(x.value) ? x.value[2] : x.value;
-        return `${x.name}\n${line(names.users, Number.isFinite(value) ? String(value) : '0')}`;
+        return `${x.name}\n${line(names.users, Number.isFinite(value) ? value : 0, figures)}`;
       },
     }),
     visualMap: {
