@@ -1,4 +1,4 @@
-import { BookCreateBody, BookListQuery, PAGE_SIZE_MAX } from '@readlib/contracts';
+import { BookCreateBody } from '@readlib/contracts';
 
 /**
  * The longest text each field of `POST /book/create` and `/book/update` takes, read from the contracts'
@@ -15,14 +15,7 @@ export function bookFieldLimits(properties: object = BookCreateBody.properties):
   return limits;
 }
 
-/** The limits of `GET /book/list`: its text filters' lengths and the largest page it serves. */
-export const bookListLimits = () => ({
-  ...bookFieldLimits(BookListQuery.properties),
-  pageSize: PAGE_SIZE_MAX,
-});
-
 /** The `define` entries of the console's build and tests. */
 export const contractDefines = () => ({
   __BOOK_FIELD_LIMITS__: JSON.stringify(bookFieldLimits()),
-  __BOOK_LIST_LIMITS__: JSON.stringify(bookListLimits()),
 });

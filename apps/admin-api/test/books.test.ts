@@ -289,6 +289,39 @@ describe.each(dialects)('spec §4.11, decisions.md §4: operator journey on $nam
     expect(await count(t, 'books')).toBe(2);
   });
 
+  it('GET /book/same: the books a create would collide with, compared exactly as the create compares', async () => {
+    const book = (
+      await upload(t, makeEpub({ title: 'Same', creators: ['Author'], publisher: 'House' }))
+    ).json().data;
+    const same = (qs: string) => get(`/book/same?${qs}`);
+    expect((await same('title=Same&author=Author&publisher=House')).json()).toEqual({
+      code: 0,
+      msg: expect.any(String),
+      data: [],
+    });
+    expect((await post('/book/create', { fileName: book.fileName })).statusCode).toBe(200);
+    const found = (await same('title=Same&author=Author&publisher=House')).json().data;
+    expect(found).toEqual([
+      expect.objectContaining({ fileName: book.fileName, title: 'Same', author: 'Author' }),
+    ]);
+    expect(found).toEqual((await get('/book/list?title=Same')).json().data);
+    // what the create would let in is not the same: another case, a space, an author or publisher left out
+    for (const qs of [
+      'title=same&author=Author&publisher=House',
+      'title=Same%20&author=Author&publisher=House',
+      'title=Same&author=Author',
+      'title=Same&publisher=House',
+    ])
+      expect((await same(qs)).json().data, qs).toEqual([]);
+    // a book with no author or publisher is found by the title alone
+    await insertBook(t.h.db, sampleBook({ title: 'Anonymous', author: '', publisher: '' }), []);
+    expect((await same('title=Anonymous')).json().data).toHaveLength(1);
+    const missing = await same('author=Author');
+    expect([missing.statusCode, missing.json().code]).toEqual([400, -1]);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/book/same?title=Same' });
+    expect([anonymous.statusCode, anonymous.json().code]).toEqual([401, -2]);
+  });
+
   it('POST /book/create without an upload stores the url, fetches nothing and writes no files', async () => {
     const res = await post('/book/create', {
       fileName: 'remote_1',

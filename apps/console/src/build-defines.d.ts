@@ -2,8 +2,6 @@
 declare global {
   /** maxLength of each string field of the contracts' BookCreateBody (contract-limits.ts, at build time) */
   const __BOOK_FIELD_LIMITS__: Record<string, number>;
-  /** the text filters' maxLength of GET /book/list and the largest page it serves (contract-limits.ts) */
-  const __BOOK_LIST_LIMITS__: Record<string, number>;
 }
 
 export {};

@@ -92,3 +92,21 @@ export const OptionalFileNameQuery = Type.Object(
   { $id: 'OptionalFileNameQuery', description: 'Query optionally naming one e-book.' },
 );
 export type OptionalFileNameQuery = Static<typeof OptionalFileNameQuery>;
+
+/**
+ * GET /book/same query: what makes two books the same for POST /book/create (refused with 409), compared
+ * exactly as the create compares them. An author or publisher left out is the empty one.
+ */
+export const BookIdentityQuery = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: MaxLength.text, description: 'Title (exact).' }),
+    author: Type.Optional(
+      Type.String({ maxLength: MaxLength.text, description: 'Author (exact; default empty).' }),
+    ),
+    publisher: Type.Optional(
+      Type.String({ maxLength: MaxLength.text, description: 'Publisher (exact; default empty).' }),
+    ),
+  },
+  { $id: 'BookIdentityQuery', description: "A book's title, author and publisher." },
+);
+export type BookIdentityQuery = Static<typeof BookIdentityQuery>;

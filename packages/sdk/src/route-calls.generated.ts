@@ -55,6 +55,7 @@ export const adminRouteCalls = {
   getDashboard: {"method":"GET","url":"/book/home","reply":{"data":"DashboardTotals"}},
   listBooks: {"method":"GET","url":"/book/list","input":"query","reply":{"page":"AdminBook"}},
   getBook: {"method":"GET","url":"/book/get","input":"query","reply":{"data":"AdminBookDetail"}},
+  findSameBooks: {"method":"GET","url":"/book/same","input":"query","reply":{"data":"AdminBook[]"}},
   updateBook: {"method":"POST","url":"/book/update","input":"body","reply":{"ack":true}},
   deleteBook: {"method":"GET","url":"/book/delete","input":"query","reply":{"ack":true}},
   uploadBook: {"method":"POST","url":"/book/upload","input":"body","reply":{"data":"AdminBookDetail"}},

@@ -168,10 +168,6 @@ export const en = {
     duplicateBody:
       '“{title}” ({fileName}) has the same title, author and publisher: adding this one would be refused. Change the title, author or publisher, or open the book already there.',
     openExisting: 'Open the book already there',
-    duplicateUnsure: 'Not every similar book could be compared',
-    duplicateUnsureBody:
-      '{similar} books have “{title}” in their title; the {compared} compared are not this one. If the book is already in the catalogue, Add to catalogue will be refused and say so.',
-    showSimilar: 'Show the similar books in the list',
   },
   edit: {
     title: 'Edit book',

@@ -170,10 +170,6 @@ export const zhCN: Messages = {
     duplicateBody:
       '《{title}》（{fileName}）的书名、作者和出版社都相同：加入这本将被拒绝。请修改书名、作者或出版社，或打开已有的那本。',
     openExisting: '打开已有的图书',
-    duplicateUnsure: '未能逐一比对所有相似的图书',
-    duplicateUnsureBody:
-      '书名包含“{title}”的图书共 {similar} 本，已比对的 {compared} 本都不是这本书。若书库中已有这本书，“加入书库”会被拒绝并说明原因。',
-    showSimilar: '在图书列表中查看相似的图书',
   },
   edit: {
     title: '编辑图书',

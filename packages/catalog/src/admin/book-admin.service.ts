@@ -16,6 +16,7 @@ import {
   type Database,
   deleteBook as deleteBookRow,
   findBookByFileName,
+  findSameBooks,
   findToc,
   listBooksAdmin,
   updateBook as updateBookRow,
@@ -79,6 +80,23 @@ export async function listAdminBooks(
   const { rows, total } = await listBooksAdmin(db, filter, parseSort(q.sort), window);
   // the size served, the cap when a larger one was asked for
   return { data: rows.map((r) => toAdminBook(r, urls)), page, pageSize: window.limit, total };
+}
+
+/**
+ * GET /book/same: the books a create with this identity would collide with, compared as the create
+ * compares (exactly; an author or publisher not sent is the empty one).
+ */
+export async function sameAdminBooks(
+  db: Kysely<Database>,
+  urls: PublicUrls,
+  q: { title: string; author?: string | undefined; publisher?: string | undefined },
+): Promise<AdminBook[]> {
+  const rows = await findSameBooks(db, {
+    title: q.title,
+    author: q.author ?? '',
+    publisher: q.publisher ?? '',
+  });
+  return rows.map((r) => toAdminBook(r, urls));
 }
 
 export async function getAdminBook(

@@ -54,6 +54,15 @@ export const adminRoutes = {
     reply: { data: 'AdminBookDetail' },
     errors: [404],
   },
+  findSameBooks: {
+    method: 'GET',
+    url: '/book/same',
+    summary:
+      'The books with exactly this title, author and publisher: a create of such a book is refused (409)',
+    tags: ['book'],
+    querystring: 'BookIdentityQuery',
+    reply: { data: 'AdminBook[]' },
+  },
   updateBook: {
     method: 'POST',
     url: '/book/update',

@@ -155,6 +155,23 @@ async function pgMatchesPage(
 }
 
 /** A catalogue book with the same title, author and publisher (decisions.md §4: duplicates refused). */
+/**
+ * The books with exactly this title, author and publisher, oldest first: what findDuplicate finds for a
+ * create, every one of them (books imported before the check came may share an identity). Read through
+ * the title's index.
+ */
+export async function findSameBooks(
+  db: Kysely<Database>,
+  b: { title: string; author: string; publisher: string },
+): Promise<BookRow[]> {
+  return selectBooks(db)
+    .where('books.title', '=', b.title)
+    .where('books.author', '=', b.author)
+    .where('books.publisher', '=', b.publisher)
+    .orderBy('books.id')
+    .execute();
+}
+
 export async function findDuplicate(
   db: Kysely<Database>,
   b: { title: string; author: string; publisher: string },

@@ -6,6 +6,7 @@ import {
   getAdminBook,
   listAdminBooks,
   listAdminCategories,
+  sameAdminBooks,
   updateAdminBook,
   uploadEpub,
 } from '@readlib/catalog';
@@ -33,6 +34,8 @@ export const bookRoutes: FastifyPluginAsync = async (app) => {
   );
   // missing fileName 400, unknown 404, both code -1 (decisions.md §4)
   serve(app, 'getBook', async (req) => ok(await getAdminBook(ctx.db, ctx.urls, req.query.fileName)));
+  // what the console asks before a create, which would be refused (409) for any of these
+  serve(app, 'findSameBooks', async (req) => ok(await sameAdminBooks(ctx.db, ctx.urls, req.query)));
   serve(app, 'updateBook', async (req) => {
     await updateAdminBook(ctx.db, ctx.store, ctx.urls, req.body);
     return ack();
