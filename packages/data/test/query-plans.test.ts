@@ -1,7 +1,16 @@
+import { BOOK_LIST_SORT_FIELDS } from '@readlib/contracts';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DbHandle, insertBook, saveShelf, searchFacet, shelfEntries, upsertUser } from '../src/index.js';
+import {
+  type DbHandle,
+  insertBook,
+  listBooksAdmin,
+  saveShelf,
+  searchFacet,
+  shelfEntries,
+  upsertUser,
+} from '../src/index.js';
 import { pgFieldMatch } from '../src/search/match.js';
 import { sampleBook, testDialects } from '../src/testing/index.js';
 
@@ -62,6 +71,18 @@ describe('query plans on SQLite', () => {
       r.sql.includes('shelf_entries'),
     );
     expect(planOf(read!)).toMatch(/USING COVERING INDEX shelf_user_created_book_idx \(user_id=\?\)$/);
+  });
+
+  it('pages the admin list in every sort by walking an index, never sorting the whole catalogue', async () => {
+    for (let i = 0; i < 3; i++) await insertBook(h.db, sampleBook({ language: ['en', 'zh', 'ja'][i]! }), []);
+    for (const field of BOOK_LIST_SORT_FIELDS)
+      for (const dir of ['asc', 'desc'] as const) {
+        const runs = await statementsOf(() =>
+          listBooksAdmin(h.db, {}, { field, dir }, { offset: 0, limit: 20 }),
+        );
+        const page = runs.find((r) => /from "books"/.test(r.sql) && r.sql.includes('order by'))!;
+        expect([field, dir, planOf(page)]).toEqual([field, dir, expect.not.stringContaining('TEMP B-TREE')]);
+      }
   });
 
   it('matches facet values through the substring index, not by walking every value in book order', async () => {

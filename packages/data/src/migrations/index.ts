@@ -21,6 +21,7 @@ import * as searchPlannerStatistics from './2026-11-26T1000-search-planner-stati
 import * as commitNotifications from './2026-11-26T1200-commit-notifications.js';
 import * as phraseTrigrams from './2026-11-26T1400-phrase-trigrams.js';
 import * as searchKeys from './2026-11-26T1600-search-keys.js';
+import * as languageSortIndex from './2026-11-26T2200-language-sort-index.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T1200-commit-notifications': commitNotifications,
   '2026-11-26T1400-phrase-trigrams': phraseTrigrams,
   '2026-11-26T1600-search-keys': searchKeys,
+  '2026-11-26T2200-language-sort-index': languageSortIndex,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
