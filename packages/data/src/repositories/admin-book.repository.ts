@@ -154,11 +154,10 @@ async function pgMatchesPage(
   return { rows: await findBooksByIds(db, ids.map(Number)), total: Number(total) };
 }
 
-/** A catalogue book with the same title, author and publisher (decisions.md §4: duplicates refused). */
 /**
- * The books with exactly this title, author and publisher, oldest first: what findDuplicate finds for a
- * create, every one of them (books imported before the check came may share an identity). Read through
- * the title's index.
+ * The books with exactly this title, author and publisher, oldest first (decisions.md §4: a create of
+ * such a book is refused); every one of them, since books imported before the check came may share an
+ * identity. Read through the title's index.
  */
 export async function findSameBooks(
   db: Kysely<Database>,
@@ -172,15 +171,10 @@ export async function findSameBooks(
     .execute();
 }
 
+/** A catalogue book with the same title, author and publisher, which a create or import refuses. */
 export async function findDuplicate(
   db: Kysely<Database>,
   b: { title: string; author: string; publisher: string },
-) {
-  return db
-    .selectFrom('books')
-    .select(['id', 'file_name'])
-    .where('title', '=', b.title)
-    .where('author', '=', b.author)
-    .where('publisher', '=', b.publisher)
-    .executeTakeFirst();
+): Promise<BookRow | undefined> {
+  return (await findSameBooks(db, b))[0];
 }
