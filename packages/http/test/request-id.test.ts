@@ -1,17 +1,11 @@
-import { testConfig } from '@readlib/config';
 import { describe, expect, it } from 'vitest';
-import { createBaseApp, success } from '../src/index.js';
+import { success } from '../src/index.js';
+import { appLoggingTo } from './log-app.js';
 
 describe('structured logs carry the request id (issue: scale-out §3)', () => {
   it('keeps a well-formed x-request-id, echoes it, and every log line of the request carries it', async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const app = await createBaseApp({
-      config: testConfig({ LOG_LEVEL: 'info' }),
-      family: 'reader',
-      openapi: { title: 't', version: '1', description: 'd' },
-      ready: async () => true,
-      logStream: { write: (line) => lines.push(JSON.parse(line)) },
-    });
+    const app = await appLoggingTo({ write: (line) => lines.push(JSON.parse(line)) });
     app.get('/hello', async (req) => {
       req.log.info({ step: 'inside' }, 'handler ran');
       return success('reader', 'hi');

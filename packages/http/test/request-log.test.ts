@@ -1,21 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testConfig } from '@readlib/config';
 import { AppError } from '@readlib/contracts';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBaseApp, success } from '../src/index.js';
-import { completedLine, gatheringDestination, type LogDestination, pinoParts } from '../src/request-log.js';
-
-const appOn = (logStream: LogDestination, level = 'info') =>
-  createBaseApp({
-    config: testConfig({ LOG_LEVEL: level }),
-    family: 'reader',
-    openapi: { title: 't', version: '1', description: 'd' },
-    ready: async () => true,
-    logStream,
-  });
+import { success } from '../src/index.js';
+import { completedLine, gatheringDestination, pinoParts } from '../src/request-log.js';
+import { appLoggingTo } from './log-app.js';
 
 describe('request log: one line per request, written asynchronously, flushed on close', () => {
   let dir: string;
@@ -26,7 +17,7 @@ describe('request log: one line per request, written asynchronously, flushed on 
 
   it('writes one line per request: method, url with secrets redacted, status, ms and request id', async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const app = await appOn({ write: (line) => lines.push(JSON.parse(line)) });
+    const app = await appLoggingTo({ write: (line) => lines.push(JSON.parse(line)) });
     app.get('/book/home/v2', async () => success('reader', 'hi'));
     app.get('/refused', async () => {
       throw new AppError('not_found', 'no such book');
@@ -74,7 +65,7 @@ describe('request log: one line per request, written asynchronously, flushed on 
 
   it('writes nothing per request above info (LOG_LEVEL=warn)', async () => {
     const lines: string[] = [];
-    const app = await appOn({ write: (line) => lines.push(line) }, 'warn');
+    const app = await appLoggingTo({ write: (line) => lines.push(line) }, 'warn');
     app.get('/hello', async () => success('reader', 'hi'));
     await app.inject({ url: '/hello' });
     expect(lines).toEqual([]);
@@ -86,7 +77,7 @@ describe('request log: one line per request, written asynchronously, flushed on 
     // gathered until 16,000 bytes (50 lines take less): without the flush on close, none would be in the file
     const destination = pino.destination({ dest: file, sync: false, minLength: 16_000 });
     await new Promise((resolve) => destination.once('ready', resolve));
-    const app = await appOn(destination);
+    const app = await appLoggingTo(destination);
     app.get('/hello', async () => success('reader', 'hi'));
     for (let i = 0; i < 50; i++) await app.inject({ url: `/hello?i=${i}` });
     expect(readFileSync(file, 'utf8')).toBe('');

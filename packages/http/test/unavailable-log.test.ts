@@ -1,17 +1,10 @@
-import { testConfig } from '@readlib/config';
 import { describe, expect, it } from 'vitest';
-import { createBaseApp } from '../src/index.js';
+import { appLoggingTo } from './log-app.js';
 
 /** A base app whose lines are gathered, with a route that throws `err`. */
 async function throwing(err: Error) {
   const lines: Array<Record<string, unknown>> = [];
-  const app = await createBaseApp({
-    config: testConfig({ LOG_LEVEL: 'info' }),
-    family: 'reader',
-    openapi: { title: 't', version: '1', description: 'd' },
-    ready: async () => true,
-    logStream: { write: (line) => lines.push(JSON.parse(line)) },
-  });
+  const app = await appLoggingTo({ write: (line) => lines.push(JSON.parse(line)) });
   app.get('/fails', async () => {
     throw err;
   });
