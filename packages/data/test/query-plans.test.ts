@@ -1,18 +1,22 @@
 import { BOOK_LIST_SORT_FIELDS } from '@readlib/contracts';
 import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  analyze,
   type DbHandle,
   insertBook,
   listBooksAdmin,
+  logSearches,
   saveShelf,
   searchFacet,
   shelfEntries,
+  topKeywords,
   upsertUser,
 } from '../src/index.js';
 import { pgFieldMatch } from '../src/search/match.js';
-import { sampleBook, testDialects } from '../src/testing/index.js';
+import { SqliteReadWorker } from '../src/sqlite/read-worker.js';
+import { sampleBook, testDialects, testMigrator } from '../src/testing/index.js';
 
 // The plans SQLite picks for two hot reads. A plan change does not break any
 // answer, only the speed at a million books, so it is checked here rather than left to benchmarks.
@@ -49,13 +53,38 @@ async function statementsOf(work: () => Promise<unknown>): Promise<Run[]> {
   return runs;
 }
 
+/** The long reads `work` hands the read worker (longRead), each planned on a connection of `file`. */
+async function longReadPlans(
+  file: string,
+  work: () => Promise<unknown>,
+): Promise<Array<{ sql: string; plan: string }>> {
+  const proto = SqliteReadWorker.prototype;
+  const original = proto.all;
+  const sent: CompiledQuery[] = [];
+  proto.all = function recorded(this: SqliteReadWorker, query) {
+    sent.push(query);
+    return original.call(this, query);
+  } as typeof original;
+  try {
+    await work();
+  } finally {
+    proto.all = original;
+  }
+  const db = new SQLite(file, { readonly: true });
+  try {
+    return sent.map((q) => ({ sql: q.sql, plan: planOf({ sql: q.sql, args: [...q.parameters], db }) }));
+  } finally {
+    db.close();
+  }
+}
+
 const planOf = (r: Run) =>
   (r.db.prepare(`explain query plan ${r.sql}`).all(...(r.args as [])) as Array<{ detail: string }>)
     .map((p) => p.detail)
     .join(' | ');
 
 describe('query plans on SQLite', () => {
-  let h: DbHandle;
+  let h: DbHandle & { config: { file?: string } };
   beforeEach(async () => {
     h = await sqlite.create();
   });
@@ -83,6 +112,31 @@ describe('query plans on SQLite', () => {
         const page = runs.find((r) => /from "books"/.test(r.sql) && r.sql.includes('order by'))!;
         expect([field, dir, planOf(page)]).toEqual([field, dir, expect.not.stringContaining('TEMP B-TREE')]);
       }
+  });
+
+  it("counts a window's top keywords from the keyword index alone, without grouping or sorting its searches", async () => {
+    const day = 86_400_000;
+    const now = 100 * day;
+    const keywordPlan = async () => {
+      const reads = await longReadPlans(h.config.file!, () => topKeywords(h.db, now - 30 * day, 100, now));
+      return reads.find((r) => r.sql.includes('search_log'))!.plan;
+    };
+    // an upgrade: 60 days of searches (40 keywords by 50 readers) analyzed before the index existed
+    const m = testMigrator(h.db);
+    await m.migrateTo('2026-11-26T2200-language-sort-index');
+    const entries = Array.from({ length: 3000 }, (_, i) => ({
+      keyword: `word ${i % 40}`,
+      openId: `reader ${i % 50}`,
+      at: now - 60 * day + i * 1700_000,
+    }));
+    await logSearches(h.db, entries);
+    await analyze(h.db);
+    expect(await keywordPlan()).toContain('TEMP B-TREE FOR GROUP BY');
+
+    await m.migrateToLatest();
+    const plan = await keywordPlan();
+    expect(plan).toContain('USING COVERING INDEX search_log_keyword_idx');
+    expect(plan).not.toContain('TEMP B-TREE FOR GROUP BY');
   });
 
   it('matches facet values through the substring index, not by walking every value in book order', async () => {
