@@ -4,6 +4,7 @@ import { type CompiledQuery, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   analyze,
+  type DbConfig,
   type DbHandle,
   insertBook,
   listBooksAdmin,
@@ -78,13 +79,15 @@ async function longReadPlans(
   }
 }
 
+const fileOf = (config: DbConfig) => (config.dialect === 'sqlite' ? config.file : '');
+
 const planOf = (r: Run) =>
   (r.db.prepare(`explain query plan ${r.sql}`).all(...(r.args as [])) as Array<{ detail: string }>)
     .map((p) => p.detail)
     .join(' | ');
 
 describe('query plans on SQLite', () => {
-  let h: DbHandle & { config: { file?: string } };
+  let h: DbHandle & { config: DbConfig };
   beforeEach(async () => {
     h = await sqlite.create();
   });
@@ -118,7 +121,7 @@ describe('query plans on SQLite', () => {
     const day = 86_400_000;
     const now = 100 * day;
     const keywordPlan = async () => {
-      const reads = await longReadPlans(h.config.file!, () => topKeywords(h.db, now - 30 * day, 100, now));
+      const reads = await longReadPlans(fileOf(h.config), () => topKeywords(h.db, now - 30 * day, 100, now));
       return reads.find((r) => r.sql.includes('search_log'))!.plan;
     };
     // an upgrade: 60 days of searches (40 keywords by 50 readers) analyzed before the index existed
