@@ -19,7 +19,7 @@ import { pgFieldMatch } from '../src/search/match.js';
 import { SqliteReadWorker } from '../src/sqlite/read-worker.js';
 import { sampleBook, testDialects, testMigrator } from '../src/testing/index.js';
 
-// The plans SQLite picks for two hot reads. A plan change does not break any
+// The plans SQLite picks for hot reads and the reports. A plan change does not break any
 // answer, only the speed at a million books, so it is checked here rather than left to benchmarks.
 const dialects = await testDialects();
 const sqlite = dialects.find((d) => d.name === 'sqlite')!;
