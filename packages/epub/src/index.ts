@@ -1,5 +1,11 @@
 export { mediaTypeFromPath } from './cover.resolver.js';
-export { EpubError, type EpubErrorCode, isEpubError, UNSAFE_ARCHIVE_CODES } from './errors.js';
+export {
+  EPUB_ERROR_CODES,
+  EpubError,
+  type EpubErrorCode,
+  isEpubError,
+  UNSAFE_ARCHIVE_CODES,
+} from './errors.js';
 export {
   assertValidFileName,
   type BookPaths,

@@ -1,10 +1,10 @@
-import type { EpubErrorCode as PackageEpubErrorCode } from '@readlib/epub';
+import { EPUB_ERROR_CODES } from '@readlib/epub/errors';
 import { ApiError } from '@readlib/sdk';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createI18n } from 'vue-i18n';
 import { en } from '../i18n/en.messages';
 import { zhCN } from '../i18n/zh-cn.messages';
-import { EPUB_ERROR_CODES, type EpubErrorCode, explain, headline } from './explain-error';
+import { explain, headline } from './explain-error';
 
 const refusal = (init: Partial<ConstructorParameters<typeof ApiError>[0]>) =>
   new ApiError({ family: 'admin', status: 400, code: -1, msg: 'x', kind: 'failure', ...init });
@@ -122,8 +122,7 @@ describe('the service messages the console recognises, in both languages', () =>
   });
 
   it('has a message for every refusal code of the EPUB reader, in both languages', () => {
-    // the console's list is exactly the package's type: a code added there fails to compile here
-    expectTypeOf<EpubErrorCode>().toEqualTypeOf<PackageEpubErrorCode>();
+    // the package's own list: a code it adds fails here until both languages say it
     expect(Object.keys(en.errors.epub).sort()).toEqual([...EPUB_ERROR_CODES].sort());
     expect(Object.keys(zhCN.errors.epub).sort()).toEqual([...EPUB_ERROR_CODES].sort());
   });

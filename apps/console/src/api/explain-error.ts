@@ -1,3 +1,4 @@
+import { EPUB_ERROR_CODES, type EpubErrorCode } from '@readlib/epub/errors';
 import { isApiError } from '@readlib/sdk';
 
 /** What the console tells the operator about a failed call: message keys and the server's own words. */
@@ -32,32 +33,10 @@ const HEADLINES = new Set([
 ]);
 
 /**
- * The codes of the EPUB reader's refusals (`@readlib/epub` `EpubErrorCode`), which the admin service
- * sends as the start of its message (`NOT_A_ZIP: the file is not a ZIP archive…`, packages/catalog
- * `epubRefusal`). Each has a message under `errors.epub`; test/error-messages.test.ts checks the list
- * against the type.
+ * The EPUB reader's refusals, which the admin service sends as the start of its message
+ * (`NOT_A_ZIP: the file is not a ZIP archive…`, packages/catalog `epubRefusal`); each has a message
+ * under `errors.epub`, which explain-error.test.ts checks.
  */
-export const EPUB_ERROR_CODES = [
-  'NOT_A_ZIP',
-  'CORRUPT_ZIP',
-  'TOO_LARGE',
-  'TOO_MANY_ENTRIES',
-  'ENTRY_TOO_LARGE',
-  'COMPRESSION_RATIO',
-  'UNSAFE_PATH',
-  'SYMLINK',
-  'ENCRYPTED',
-  'XML_DTD',
-  'BROKEN_XML',
-  'MISSING_CONTAINER',
-  'MISSING_OPF',
-  'INVALID_FILE_NAME',
-  'BOOK_EXISTS',
-  'STORE_FAILED',
-  'UNREADABLE',
-] as const;
-export type EpubErrorCode = (typeof EPUB_ERROR_CODES)[number];
-
 const isEpubCode = (code: string): code is EpubErrorCode =>
   (EPUB_ERROR_CODES as readonly string[]).includes(code);
 
