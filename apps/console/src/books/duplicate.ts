@@ -17,19 +17,15 @@ export function identityOf(form: BookFormState, parsed: AdminBookDetail): BookId
   return { title: value('title'), author: value('author'), publisher: value('publisher') };
 }
 
-/** What the check found: the book already there, or none. */
-export type DuplicateCheck = { kind: 'found'; book: AdminBook } | { kind: 'none' };
-
 /**
- * Whether the catalogue has a book the create would collide with. `GET /book/same` compares the title,
+ * The catalogue's book the create would collide with, if it has one. `GET /book/same` compares the title,
  * author and publisher exactly as the create compares them, through the title's index, so one request
  * settles it however many books share a word of the title.
  */
 export async function findDuplicate(
   findSameBooks: (identity: BookIdentity) => Promise<AdminBook[]>,
   identity: BookIdentity,
-): Promise<DuplicateCheck> {
-  if (!identity.title) return { kind: 'none' };
-  const [book] = await findSameBooks(identity);
-  return book ? { kind: 'found', book } : { kind: 'none' };
+): Promise<AdminBook | undefined> {
+  if (!identity.title) return undefined;
+  return (await findSameBooks(identity))[0];
 }
