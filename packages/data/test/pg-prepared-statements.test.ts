@@ -3,11 +3,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   bookStats,
   createDb,
+  createOperator,
   type DbConfig,
   type DbHandle,
+  DEFAULT_CATEGORIES,
   findUserByOpenId,
   insertBook,
+  listBooksAdmin,
   logSearches,
+  operatorTokenVersion,
   recordView,
   saveRating,
   upsertUser,
@@ -67,6 +71,45 @@ describe.skipIf(!postgres)('prepared statements on PostgreSQL', () => {
     expect(view).toHaveLength(1);
     expect(rank).toHaveLength(1);
     expect(view[0]!.name).toMatch(/^readlib_\d+$/);
+  });
+
+  it('an administration request: the token check, the counter and the list page and total are prepared, one text per kind of list', async () => {
+    for (const title of ['Dune', 'Dune Messiah', 'Emma', 'Persuasion'])
+      await insertBook(setup.db, sampleBook({ title }), []);
+    const op = await createOperator(setup.db, {
+      username: 'ops',
+      password_hash: 'x',
+      nickname: 'ops',
+      avatar: '',
+      roles: '["admin"]',
+    });
+    const byId = { field: 'id', dir: 'desc' } as const;
+    const lists = async (db: DbHandle['db']) => [
+      await listBooksAdmin(db, {}, byId, { offset: 0, limit: 2 }),
+      await listBooksAdmin(db, {}, byId, { offset: 2, limit: 2 }),
+      await listBooksAdmin(db, { title: 'dune' }, byId, { offset: 0, limit: 20 }),
+      await listBooksAdmin(db, { title: 'emma' }, byId, { offset: 0, limit: 20 }),
+      await listBooksAdmin(db, { category: DEFAULT_CATEGORIES[0] }, byId, { offset: 0, limit: 20 }),
+      await listBooksAdmin(db, { category: DEFAULT_CATEGORIES[2] }, byId, { offset: 0, limit: 20 }),
+    ];
+    const unprepared = createDb(setup.config, { poolSize: 1, preparedStatements: false });
+    const expected = await lists(unprepared.db);
+    await unprepared.destroy();
+    handle = createDb(setup.config, { poolSize: 1 });
+    // the same answers, each kind twice with other values
+    expect(await lists(handle.db)).toEqual(expected);
+    expect(expected[2]!.total).toBe(2);
+    expect(await operatorTokenVersion(handle.db, op.id)).toBe(0);
+    expect(await operatorTokenVersion(handle.db, op.id + 1)).toBeUndefined();
+    const prepared = (await preparedOn(handle)).map((p) => p.statement);
+    const count = (part: string) => prepared.filter((text) => text.includes(part)).length;
+    expect(count('"token_version"')).toBe(1);
+    expect(count('from "counters"')).toBe(1);
+    // the matches counted and paged in one statement, by title
+    expect(count('with m as materialized')).toBe(1);
+    // the page without a filter and the page by category; the count by category
+    expect(count('order by "books"."id" desc')).toBe(2);
+    expect(count('count(*) as "n" from "books"')).toBe(1);
   });
 
   it('a statement reading `*` is not prepared (a column added at run time would change its rows)', async () => {

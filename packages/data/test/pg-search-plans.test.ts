@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bookSearchColumns,
@@ -124,6 +125,29 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
         );
         return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
       } finally {
+        await sql`reset enable_seqscan`.execute(conn);
+      }
+    });
+  }
+
+  /**
+   * The plan a prepared statement runs once PostgreSQL keeps a generic one (after five executions):
+   * planned without its values, as `plan_cache_mode = force_generic_plan` shows at once.
+   */
+  async function explainedGeneric(text: string, values: unknown[]): Promise<PlanNode[]> {
+    return h.db.connection().execute(async (conn) => {
+      await sql`set enable_seqscan = off`.execute(conn);
+      await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+      try {
+        await conn.executeQuery(CompiledQuery.raw(`prepare generic_plan as ${text}`));
+        const literals = values.map((v) => (typeof v === 'number' ? String(v) : pg.escapeLiteral(String(v))));
+        const { rows } = await conn.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+          CompiledQuery.raw(`explain (analyze, format json) execute generic_plan(${literals.join(', ')})`),
+        );
+        return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
+      } finally {
+        await sql`deallocate generic_plan`.execute(conn);
+        await sql`reset plan_cache_mode`.execute(conn);
         await sql`reset enable_seqscan`.execute(conn);
       }
     });
@@ -325,6 +349,10 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
       'Bitmap Heap Scan',
     ]);
     expect(nodes.filter((n) => /Join|Nested Loop/.test(n['Node Type']))).toEqual([]);
+    // a prepared statement (prepared-statements.ts): its generic plan, made without the keyword, is the same
+    const generic = await explainedGeneric(text, values);
+    expect(generic.map((n) => n['Node Type'])).toEqual(nodes.map((n) => n['Node Type']));
+    expect(readsIndex(generic, 'books_title_key_trgm')).toBe(true);
     const rowsRead = sent.find((s) => !s.text.includes('count('))!;
     const rowNodes = await explained(rowsRead.text, rowsRead.values);
     expect(rowNodes.some((n) => n['Index Name'] === 'books_pkey' && n['Actual Loops'] > 0)).toBe(true);

@@ -10,13 +10,15 @@ const idsAtPositions = compiledOnce((db, positions: readonly number[]) => {
 
 /** The number of books, kept in `counters` by every insert and delete (the dense positions' upper bound). */
 export async function countBooks(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('counters')
-    .select('value')
-    .where('name', '=', 'books')
-    .executeTakeFirstOrThrow();
+  const [row] = await booksCounter(db);
+  if (!row) throw new Error('the books counter is missing');
   return Number(row.value);
 }
+
+// every admin list page without a filter, and the random draws: built once
+const booksCounter = compiledOnce((db) =>
+  db.selectFrom('counters').select('value').where('name', '=', 'books'),
+);
 
 /**
  * The ids of k books drawn uniformly without replacement: random dense positions, read from the unique
