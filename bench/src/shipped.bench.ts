@@ -10,7 +10,7 @@ import { machine, writeResult } from './lib/report.js';
 import { cpuOf, sampleOf, startServer } from './lib/servers.js';
 
 /**
- * pnpm bench:shipped [-- --db .data/books-10000.db --seconds 5 --rounds 2 --only home/v2,search/title]
+ * pnpm bench:shipped [-- --db .data/books-10000.db --seconds 5 --rounds 2 --only home/v2,search/title] [--rate N]
  *
  * The service as shipped: `node apps/cli/dist/start.js` (what `pnpm start` runs after its build), both
  * services in one process, production settings, every plugin on, its log (stdout) going to a file;
@@ -18,6 +18,10 @@ import { cpuOf, sampleOf, startServer } from './lib/servers.js';
  * LOG_LEVEL=info (the default) and LOG_LEVEL=silent, in alternating order, so the machine's noise
  * falls on both. A bare Fastify JSON route in its own process is measured just before each endpoint,
  * which is reported as a ratio to it; autocannon runs in this process. Needs `pnpm build` first.
+ *
+ * `--rate N`: each endpoint is sent N requests a second instead of as many as it answers, with no bare
+ * route: what is compared is the service's CPU per request at the two levels under the same load,
+ * which the machine's noise moves far less than the throughput of a saturated run.
  */
 const { values } = parseArgs({
   // `pnpm bench:shipped -- --rounds 3` hands the `--` on
@@ -30,11 +34,16 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     // bench:http names of the endpoints to measure, comma-separated (default: every one below)
     only: { type: 'string' },
+    // requests a second for each measured run (all connections together); none: as many as answered
+    rate: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 const connections = Number(values.connections);
+const rate = values.rate === undefined ? undefined : Number(values.rate);
+if (rate !== undefined && !(rate > 0))
+  throw new Error(`--rate must be a positive number, not ${values.rate}`);
 // the service runs from the repository's root: the database is named absolutely
 const db = resolve(values.db);
 
@@ -116,7 +125,8 @@ const only = values.only?.split(',').map((name) => name.trim());
 const measured = endpoints(sample, '').filter(
   (ep) => ep.name in MEASURED && (!only || only.includes(ep.name)),
 );
-const bare = await startServer('bare');
+// at a fixed rate there is no throughput to compare with the bare route's
+const bare = rate === undefined ? await startServer('bare') : undefined;
 const work = mkdtempSync(join(tmpdir(), 'readlib-bench-shipped-'));
 const runs: Array<Record<string, string | number>> = [];
 try {
@@ -129,17 +139,24 @@ try {
           if (warmup > 0)
             await loadGet(service.url, ep.path, { connections, seconds: warmup, seed: 500 + i });
           // the bare route just before each endpoint: the machine's load moves within a block
-          const bareRun = await loadGet(bare.url, () => '/bare', { connections, seconds, seed: 1 });
-          const bareRps = bareRun.requests.average;
+          const bareRps = bare
+            ? (await loadGet(bare.url, () => '/bare', { connections, seconds, seed: 1 })).requests.average
+            : undefined;
           const cpuBefore = cpuOf(service.child.pid!);
-          const res = await loadGet(service.url, ep.path, { connections, seconds, seed: 1000 + i });
+          const res = await loadGet(service.url, ep.path, { connections, seconds, seed: 1000 + i, rate });
           const cpuUsed = cpuOf(service.child.pid!) - cpuBefore;
+          if (rate !== undefined && res.requests.average < rate * 0.97)
+            console.error(
+              `${ep.name} at ${level}: ${Math.round(res.requests.average)} req/s, short of --rate ${rate}: its CPU per request is a saturated run's`,
+            );
           runs.push({
             round: round + 1,
             log: level,
             endpoint: MEASURED[ep.name]!,
             'req/s': Math.round(res.requests.average),
-            'ratio to bare': Number((res.requests.average / bareRps).toFixed(3)),
+            ...(bareRps === undefined
+              ? {}
+              : { 'ratio to bare': Number((res.requests.average / bareRps).toFixed(3)) }),
             'p50 ms': res.latency.p50,
             'p99 ms': res.latency.p99,
             // the service's own CPU per answered request: steadier than req/s on a shared machine
@@ -157,27 +174,32 @@ try {
     }
   }
 } finally {
-  await bare.stop();
+  await bare?.stop();
   rmSync(work, { recursive: true, force: true });
 }
 
-/** Per endpoint: the mean ratio to bare at each level, and what logging at info costs of it. */
+/** Per endpoint: the mean ratio to bare (or, at a fixed rate, CPU per request) at each level, and what logging at info costs of it. */
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const summary = measured.map((ep) => {
   const endpoint = MEASURED[ep.name]!;
   const at = (level: string) => runs.filter((r) => r.endpoint === endpoint && r.log === level);
-  const info = mean(at('info').map((r) => r['ratio to bare'] as number));
-  const silent = mean(at('silent').map((r) => r['ratio to bare'] as number));
+  const ratio = (level: string) => mean(at(level).map((r) => r['ratio to bare'] as number));
   const cpu = (level: string) => mean(at(level).map((r) => r['server CPU µs/req'] as number));
+  const throughput =
+    rate === undefined
+      ? {
+          'ratio to bare, info': Number(ratio('info').toFixed(3)),
+          'ratio to bare, silent': Number(ratio('silent').toFixed(3)),
+          'logging cost, throughput %': Number(((1 - ratio('info') / ratio('silent')) * 100).toFixed(1)),
+        }
+      : { 'server CPU µs/req, info / silent': `${cpu('info').toFixed(1)} / ${cpu('silent').toFixed(1)}` };
   return {
     endpoint,
-    'ratio to bare, info': Number(info.toFixed(3)),
-    'ratio to bare, silent': Number(silent.toFixed(3)),
-    'logging cost, throughput %': Number(((1 - info / silent) * 100).toFixed(1)),
+    ...throughput,
     'logging cost, CPU/req %': Number(((cpu('info') / cpu('silent') - 1) * 100).toFixed(1)),
     'p99 ms info / silent': `${mean(at('info').map((r) => r['p99 ms'] as number)).toFixed(1)} / ${mean(at('silent').map((r) => r['p99 ms'] as number)).toFixed(1)}`,
   };
 });
 console.table(runs);
 console.table(summary);
-writeResult('shipped', { machine: machine(), db, seconds, connections, runs, summary });
+writeResult('shipped', { machine: machine(), db, seconds, connections, rate, runs, summary });

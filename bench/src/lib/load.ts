@@ -20,7 +20,14 @@ export async function adminLogin(admin: Server): Promise<string> {
 export function loadGet(
   url: string,
   path: (r: () => number) => string,
-  opts: { connections: number; seconds: number; seed: number; headers?: Record<string, string> },
+  opts: {
+    connections: number;
+    seconds: number;
+    seed: number;
+    headers?: Record<string, string>;
+    /** requests per second from all connections together (autocannon's overallRate); none: as fast as answered */
+    rate?: number;
+  },
 ): Promise<autocannon.Result> {
   const r = rng(opts.seed);
   return new Promise((resolve, reject) => {
@@ -30,6 +37,7 @@ export function loadGet(
         connections: opts.connections,
         duration: opts.seconds,
         ...(opts.headers ? { headers: opts.headers } : {}),
+        ...(opts.rate ? { overallRate: opts.rate } : {}),
         requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path(r) }) }],
       },
       (err, res) => (err ? reject(err) : resolve(res)),
