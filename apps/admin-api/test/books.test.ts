@@ -478,6 +478,27 @@ describe.each(dialects)('decisions.md §4 List: filters, sort, paging on $name',
     }
   });
 
+  it('pages the list in every sort as the list read whole; ties go in id order, the way the sort goes', async () => {
+    const idsOf = (b: { data: Array<{ id: number | string }> }) => b.data.map((r) => Number(r.id));
+    for (const field of BOOK_LIST_SORT_FIELDS)
+      for (const sort of [`%2B${field}`, `-${field}`]) {
+        const whole = idsOf((await list(`pageSize=100&sort=${sort}`)).body);
+        expect(whole, sort).toHaveLength(5);
+        const paged: number[] = [];
+        for (let page = 1; page <= 3; page++)
+          paged.push(...idsOf((await list(`page=${page}&pageSize=2&sort=${sort}`)).body));
+        expect(paged, sort).toEqual(whole);
+      }
+    // every book here has the same publisher and language: those sorts are the id order alone
+    const byId = idsOf((await list('pageSize=100&sort=%2Bid')).body);
+    expect(byId).toEqual([...byId].sort((a, b) => a - b));
+    expect(idsOf((await list('pageSize=100&sort=%2Bpublisher')).body)).toEqual(byId);
+    expect(idsOf((await list('pageSize=100&sort=-language')).body)).toEqual([...byId].reverse());
+    // three books of category 1 (ComputerScience), in id order within it
+    const byCategory = idsOf((await list('pageSize=3&sort=%2Bcategory')).body);
+    expect(byCategory).toEqual([...byCategory].sort((a, b) => a - b));
+  });
+
   it('pages with the total of all pages; page 0 is 400, a pageSize over 100 is served as 100', async () => {
     const p2 = (await list('page=2&pageSize=2&sort=%2Bid')).body;
     expect(p2).toMatchObject({ code: 0, page: 2, pageSize: 2, total: 5 });

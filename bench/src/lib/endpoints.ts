@@ -1,3 +1,4 @@
+import { BOOK_LIST_SORT_FIELDS } from '@readlib/contracts';
 import { keywordMix, type Sample, searchKeyword, titleKeyword } from './servers.js';
 
 export interface Endpoint {
@@ -14,6 +15,11 @@ const at = <T>(r: () => number, a: readonly T[]) => a[Math.floor(r() * a.length)
 export function endpoints(s: Sample, token: string): Endpoint[] {
   const titleWord = titleKeyword(s);
   const mix = keywordMix(s, 1000);
+  // the admin list: one of the newest 50 pages, or the first page of a title filter (a title's first
+  // five characters, as an operator starts typing one)
+  const listPage = (r: () => number) => `/book/list?page=${1 + Math.floor(r() * 50)}&pageSize=20&sort=-id`;
+  const titleFiltered = (r: () => number) =>
+    `/book/list?page=1&pageSize=20&title=${enc(at(r, s.titles).slice(0, 5))}`;
   const shelf = (r: () => number) =>
     enc(JSON.stringify({ openId: at(r, s.openIds), fileName: at(r, s.fileNames) }));
   return [
@@ -76,10 +82,29 @@ export function endpoints(s: Sample, token: string): Endpoint[] {
     {
       name: 'admin list',
       server: 'admin',
+      path: (r) => (r() < 0.5 ? listPage(r) : titleFiltered(r)),
+      headers: { authorization: `Bearer ${token}` },
+    },
+    // the mix's two halves alone: which of them the mix's figures are made of
+    {
+      name: 'admin list/pages',
+      server: 'admin',
+      path: listPage,
+      headers: { authorization: `Bearer ${token}` },
+    },
+    {
+      name: 'admin list/title',
+      server: 'admin',
+      path: titleFiltered,
+      headers: { authorization: `Bearer ${token}` },
+    },
+    // any page of the whole list in any sort, as the pager's last-page button and a sorted column
+    // reach: an OFFSET of up to the catalogue's size
+    {
+      name: 'admin list/deep',
+      server: 'admin',
       path: (r) =>
-        r() < 0.5
-          ? `/book/list?page=${1 + Math.floor(r() * 50)}&pageSize=20&sort=-id`
-          : `/book/list?page=1&pageSize=20&title=${enc(at(r, s.titles).slice(0, 5))}`,
+        `/book/list?page=${1 + Math.floor(r() * Math.ceil(s.books / 20))}&pageSize=20&sort=${r() < 0.5 ? '-' : '%2B'}${at(r, BOOK_LIST_SORT_FIELDS)}`,
       headers: { authorization: `Bearer ${token}` },
     },
   ];

@@ -1,3 +1,4 @@
+import { BOOK_LIST_SORT_FIELDS, type BookListSortField } from '@readlib/contracts';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,7 @@ interface PlanNode {
   'Subplan Name'?: string;
   'Actual Loops': number;
   'Actual Rows': number;
+  'Heap Fetches'?: number;
   Plans?: PlanNode[];
 }
 
@@ -322,6 +324,52 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
     const nodes = await explained(text, values);
     expect(readsIndex(nodes, 'book_values_value_key_trgm')).toBe(true);
     expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
+  });
+
+  it("the admin list's pages, in every sort, read the page's ids from an index alone, then only the page's rows", async () => {
+    // an index-only scan answers from the index where the visibility map says the rows are visible
+    await sql`vacuum books`.execute(h.db);
+    const sortIndex: Record<BookListSortField, string> = {
+      id: 'books_pkey',
+      title: 'books_title_id_idx',
+      author: 'books_author_id_idx',
+      publisher: 'books_publisher_id_idx',
+      language: 'books_language_id_idx',
+      category: 'books_category_idx',
+      fileName: 'books_file_name_id_idx',
+      createdAt: 'books_created_at_id_idx',
+    };
+    for (const field of BOOK_LIST_SORT_FIELDS)
+      for (const dir of ['asc', 'desc'] as const) {
+        let rows: Array<{ id: number }> = [];
+        // the middle of the catalogue: the OFFSET steps over 10,000 books
+        const sent = await sentToPostgres(async () => {
+          ({ rows } = await listBooksAdmin(h.db, {}, { field, dir }, { offset: 10_000, limit: 20 }));
+        });
+        expect(rows).toHaveLength(20);
+        const page = sent.find((s) => s.text.includes('order by'))!;
+        for (const nodes of [
+          await explained(page.text, page.values),
+          await explainedGeneric(page.text, page.values),
+        ]) {
+          const reads = nodes.filter((n) => n['Relation Name'] === 'books' && n['Actual Loops'] > 0);
+          // the ids: one walk of the sort's index, every entry from the index; the rows: 20 by id
+          expect([field, dir, reads.map((n) => [n['Node Type'], n['Index Name']])]).toEqual([
+            field,
+            dir,
+            expect.arrayContaining([
+              ['Index Only Scan', sortIndex[field]],
+              ['Index Scan', 'books_pkey'],
+            ]),
+          ]);
+          expect(reads).toHaveLength(2);
+          const heapFetches = nodes.find((n) => n['Node Type'] === 'Index Only Scan')!['Heap Fetches'];
+          expect([field, dir, heapFetches]).toEqual([field, dir, 0]);
+          // what is sorted is the page's rows, not the catalogue
+          for (const sorted of nodes.filter((n) => n['Node Type'] === 'Sort'))
+            expect(sorted['Actual Rows']).toBeLessThanOrEqual(20);
+        }
+      }
   });
 
   it('the admin list under a title filter reads its matches once, through the trigram index, for its total and its page', async () => {

@@ -52,22 +52,37 @@ export async function listBooksAdmin(
       page,
     );
   const conditions = filterConditions(db, filter);
-  let q = selectBooks(db);
-  for (const condition of conditions) q = q.where(condition);
   const [rows, total] = await Promise.all([
-    prepared(
-      db,
-      q
-        .orderBy(SORTABLE_FIELDS[sort.field], sort.dir)
-        .orderBy('books.id', sort.dir)
-        .offset(page.offset)
-        .limit(page.limit)
-        .compile(),
-    ),
+    prepared(db, pageOfBooks(db, conditions, sort, page).compile()),
     // without a filter the total is the maintained book counter, not a COUNT(*) over the catalogue
     conditions.length > 0 ? countWhere(db, conditions) : countBooks(db),
   ]);
   return { rows, total };
+}
+
+/**
+ * One page of the books meeting the conditions, in one statement: the page's ids are read first, from
+ * the sort's index alone (migration 2026-11-27T1000-list-page-indexes), then only their rows. Paging
+ * whole rows, an OFFSET steps over every row before the page, each joined to its category.
+ */
+function pageOfBooks(
+  db: Kysely<Database>,
+  conditions: Expression<SqlBool>[],
+  sort: { field: BookListSortField; dir: 'asc' | 'desc' },
+  page: { offset: number; limit: number },
+) {
+  const key = SORTABLE_FIELDS[sort.field];
+  let ids = db.selectFrom('books').select('books.id');
+  for (const condition of conditions) ids = ids.where(condition);
+  const pageIds = ids
+    .orderBy(key, sort.dir)
+    .orderBy('books.id', sort.dir)
+    .offset(page.offset)
+    .limit(page.limit);
+  return selectBooks(db)
+    .where('books.id', 'in', pageIds)
+    .orderBy(key, sort.dir)
+    .orderBy('books.id', sort.dir);
 }
 
 /**
@@ -133,14 +148,8 @@ async function matchesPage(
     { n: number },
   ];
   if (sort.field !== 'id') {
-    const rows = await selectBooks(db)
-      .where('books.id', 'in', sql<number>`(select m.id from ${matches})`)
-      .orderBy(SORTABLE_FIELDS[sort.field], sort.dir)
-      .orderBy('books.id', sort.dir)
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute();
-    return { rows, total: Number(n) };
+    const matched = sql<SqlBool>`books.id in (select m.id from ${matches})`;
+    return { rows: await pageOfBooks(db, [matched], sort, page).execute(), total: Number(n) };
   }
   const ids = await sql<{ id: number }>`select m.id from ${matches}
     order by m.id ${sql.raw(sort.dir)} limit ${page.limit} offset ${page.offset}`.execute(db);

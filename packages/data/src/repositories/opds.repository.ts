@@ -23,8 +23,9 @@ export async function newestBookIds(
 /**
  * Ids of the books whose author (or publisher) is exactly `value`, in id order, one page: the feed of
  * one value of book_values, which counts exact values. Search-list matches substrings, so `Li` would
- * also list Lin's books. Served by books_author_idx / books_publisher_idx (on SQLite the index is in
- * (value, rowid) order, so the page is a walk of it).
+ * also list Lin's books. Served by the author's or publisher's index, in (value, id) order: the page is
+ * a walk of it (SQLite's books_author_idx holds the rowid beside the value; PostgreSQL's
+ * books_author_id_idx the id, migration 2026-11-27T1000-list-page-indexes).
  */
 export async function bookIdsWithValue(
   db: Kysely<Database>,
