@@ -31,6 +31,7 @@ import {
   removeShelf,
   saveRating,
   saveShelf,
+  topKeywordCounts,
   topKeywords,
   topViewedBookIds,
   upsertUser,
@@ -317,6 +318,33 @@ describe.each(dialects)(
         { keyword: 'dune', count: 3, users: 1 },
         { keyword: '三体', count: 1, users: 1 },
       ]);
+    });
+
+    it('search log: top keyword counts of a window, without searchers, in the same order as with them', async () => {
+      const searches: Array<[string, string | null, number]> = [
+        ['b', 'x', 10],
+        ['a', 'x', 11],
+        ['c', 'y', 12],
+        ['c', 'z', 13],
+        ['c', null, 14],
+        ['a', 'y', 15],
+        ['d', 'x', 40],
+        ['c', 'x', 5],
+      ];
+      for (const [keyword, openId, at] of searches) await logSearch(h.db, keyword, openId, at);
+      // [10, 40): the searches at 40 and at 5 are outside it
+      expect(await topKeywordCounts(h.db, 10, 10, 40)).toEqual([
+        { keyword: 'c', count: 3 },
+        { keyword: 'a', count: 2 },
+        { keyword: 'b', count: 1 },
+      ]);
+      expect(await topKeywordCounts(h.db, 10, 2, 40)).toEqual([
+        { keyword: 'c', count: 3 },
+        { keyword: 'a', count: 2 },
+      ]);
+      const withSearchers = await topKeywords(h.db, 0, 10);
+      expect(await topKeywordCounts(h.db, 0, 10)).toEqual(withSearchers.map(({ users: _, ...k }) => k));
+      expect(withSearchers.find((k) => k.keyword === 'c')).toEqual({ keyword: 'c', count: 4, users: 3 });
     });
 
     it('searches logged together count as the same searches logged one by one', async () => {

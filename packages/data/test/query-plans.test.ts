@@ -12,6 +12,7 @@ import {
   saveShelf,
   searchFacet,
   shelfEntries,
+  topKeywordCounts,
   topKeywords,
   upsertUser,
 } from '../src/index.js';
@@ -164,6 +165,14 @@ describe('query plans on SQLite', () => {
     const plan = await keywordPlan();
     expect(plan).toContain('USING COVERING INDEX search_log_keyword_idx');
     expect(plan).not.toContain('TEMP B-TREE FOR GROUP BY');
+    // the counts alone (top searches) sort nothing per keyword: no distinct searchers to find
+    const counts = await longReadPlans(fileOf(h.config), () =>
+      topKeywordCounts(h.db, now - 30 * day, 10, now),
+    );
+    const countPlan = counts.find((r) => r.sql.includes('search_log'))!.plan;
+    expect(countPlan).toContain('USING COVERING INDEX search_log_keyword_idx');
+    expect(countPlan).not.toMatch(/TEMP B-TREE FOR (GROUP BY|count\(DISTINCT\))/);
+    expect(plan).toContain('TEMP B-TREE FOR count(DISTINCT)');
   });
 
   it('matches facet values through the substring index, not by walking every value in book order', async () => {

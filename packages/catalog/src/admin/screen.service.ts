@@ -10,6 +10,7 @@ import {
   reportDay,
   reportDayStart,
   rollUpViewDays,
+  topKeywordCounts,
   topKeywords,
   topReadBooks,
   usersBy,
@@ -96,7 +97,7 @@ export async function screenData(
     trend(db, 'views', w),
     categoryActivity(db, w.start, w.end, utcOffsetMs),
     topReadBooks(db, w.start, 10, w.end),
-    topKeywords(db, w.start, 10, w.end),
+    topKeywordCounts(db, w.start, 10, w.end),
   ]);
   return {
     totals: { book, ...all },

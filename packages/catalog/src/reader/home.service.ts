@@ -14,7 +14,7 @@ import {
   engagedBookIds,
   hotKeywordsFromStats,
   randomBookIds,
-  topKeywords,
+  topKeywordCounts,
 } from '@readlib/data';
 import { toBookSummary, toCategoryItem, toHotSearchItem } from '../book.mapper.js';
 import type { PublicUrls } from '../urls.js';
@@ -200,7 +200,7 @@ async function topSearch(ctx: ReaderContext, view: CatalogView): Promise<HotSear
   const since = ctx.now() - HOT_WINDOW_MS;
   const [top] = await view.activity(
     'keyword',
-    async () => (await hotKeywordsFromStats(ctx.db, since, 1)) ?? (await topKeywords(ctx.db, since, 1)),
+    async () => (await hotKeywordsFromStats(ctx.db, since, 1)) ?? (await topKeywordCounts(ctx.db, since, 1)),
   );
   return top ? { num: top.count, keyword: top.keyword } : { num: 0, keyword: '' };
 }
