@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type BookRow,
   categoryActivity,
+  countAllViews,
   DAY_MS,
   type DbHandle,
   dailyCounts,
@@ -194,6 +195,41 @@ describe.each(dialects)(
       const after = await fromRollUp();
       expect(after).toEqual(await fromViews());
       expect(after.categories).toEqual({ 1: 3, 2: 2 });
+    });
+
+    it('counts every view ever as the views themselves count: before and after roll-ups, deletions, another offset', async () => {
+      const counted = async () =>
+        Number(
+          (
+            await h.db
+              .selectFrom('views')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      expect(await counted()).toBe(8);
+      // before any roll-up: the views themselves
+      expect(await countAllViews(h.db, UTC)).toBe(8);
+      await rollUpViewDays(h.db, NOW, UTC);
+      // six views before today are rolled up, two of today are read
+      expect(await countAllViews(h.db, UTC)).toBe(8);
+      await recordView(
+        h.db,
+        (await upsertUser(h.db, { openId: 'd', platform: 'wx' }, 1)).id,
+        books[2]!.id,
+        NOW,
+      );
+      expect(await countAllViews(h.db, UTC)).toBe(9);
+      // a deleted book's views leave the views and the rolled-up days alike (three of them)
+      await deleteBook(h.db, books[0]!.file_name);
+      expect(await counted()).toBe(6);
+      expect(await countAllViews(h.db, UTC)).toBe(6);
+      // the rows are another offset's: the views are counted, not those days
+      expect(await countAllViews(h.db, 8 * HOUR)).toBe(6);
+      await h.db.updateTable('view_days').set({ views: 1000 }).execute();
+      expect(await countAllViews(h.db, 8 * HOUR)).toBe(6);
+      // and at this offset the rolled-up days are what is read (here tampered with)
+      expect(await countAllViews(h.db, UTC)).toBeGreaterThan(1000);
     });
 
     it('rebuildViewDays (bulk loads) agrees with the roll-up; rebuilding the activity counts keeps it', async () => {

@@ -1,6 +1,7 @@
 import type { MapItem, ScatterData, ScreenData, WordCloudItem } from '@readlib/contracts';
 import {
   categoryActivity,
+  countAllViews,
   countBooks,
   countCreated,
   DAY_MS,
@@ -43,20 +44,30 @@ const label = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
 export const growthRatio = (current: number, previous: number) =>
   (current - previous) / Math.max(previous, 1);
 
-async function activity(db: Kysely<Database>, since?: number, until?: number) {
-  const tables: Record<'user' | 'shelf' | 'rank' | 'view' | 'search', EventTable> = {
-    user: 'users',
-    shelf: 'shelf_entries',
-    rank: 'ratings',
-    view: 'views',
-    search: 'search_log',
-  };
+/** What the screens count, each a table of dated rows. */
+const ACTIVITY_TABLES = {
+  user: 'users',
+  shelf: 'shelf_entries',
+  rank: 'ratings',
+  view: 'views',
+  search: 'search_log',
+} as const satisfies Record<string, EventTable>;
+
+/**
+ * The rows of each table created in [since, until), or ever without bounds: every view ever is then
+ * the rolled-up days' sum plus the days since (countAllViews), not a count of the whole history.
+ */
+async function activity(db: Kysely<Database>, utcOffsetMs: number, since?: number, until?: number) {
   const entries = await Promise.all(
-    Object.entries(tables).map(
-      async ([key, table]) => [key, await countCreated(db, table, since, until)] as const,
-    ),
+    Object.entries(ACTIVITY_TABLES).map(async ([key, table]) => {
+      const whole = since === undefined && until === undefined && table === 'views';
+      return [
+        key,
+        whole ? await countAllViews(db, utcOffsetMs) : await countCreated(db, table, since, until),
+      ] as const;
+    }),
   );
-  return Object.fromEntries(entries) as Record<keyof typeof tables, number>;
+  return Object.fromEntries(entries) as Record<keyof typeof ACTIVITY_TABLES, number>;
 }
 
 async function trend(db: Kysely<Database>, table: 'users' | 'views', w: ReturnType<typeof screenWindow>) {
@@ -85,10 +96,10 @@ export async function screenData(
   await rollUpViewDays(db, now, utcOffsetMs);
   const todayStart = reportDayStart(w.today, utcOffsetMs);
   const [all, book, today, lastDay, windowUsers, previousUsers] = await Promise.all([
-    activity(db),
+    activity(db, utcOffsetMs),
     countBooks(db),
-    activity(db, todayStart, todayStart + DAY_MS),
-    activity(db, todayStart - DAY_MS, todayStart),
+    activity(db, utcOffsetMs, todayStart, todayStart + DAY_MS),
+    activity(db, utcOffsetMs, todayStart - DAY_MS, todayStart),
     countCreated(db, 'users', w.start, w.end),
     countCreated(db, 'users', w.start - days * DAY_MS, w.start),
   ]);

@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
+import { longRead } from '../sqlite/read-worker.js';
 import { DAY_MS, dayOf, reportDay, reportDayStartOf } from './report-days.js';
 import { lockDayCut, readDayCut } from './stat-cuts.js';
 
@@ -173,6 +174,26 @@ export async function rolledUpViews(
     .groupBy(per)
     .execute();
   return new Map(rows.map((r) => [Number(r.key), Number(r.n)]));
+}
+
+/**
+ * Every view recorded (the screens' total): the rolled-up days' sum plus the views since the roll-up's
+ * cut, so the total does not read the whole history of views. One statement, one snapshot: a roll-up
+ * committing between two reads would count its day twice. Before the first roll-up, and while
+ * view_days holds the days of another offset, the views themselves are counted.
+ */
+export async function countAllViews(db: Kysely<Database>, utcOffsetMs: number): Promise<number> {
+  const upto = sql`(select upto from stat_cuts where name = ${MARKER} and utc_offset_ms = ${utcOffsetMs})`;
+  const [row] = await longRead(
+    db,
+    db.selectNoFrom(
+      sql<number>`case when ${upto} is null then 0 else (select coalesce(sum(views), 0) from view_days) end
+        + (select count(*) from views where created_at >= coalesce(${upto}, ${Number.MIN_SAFE_INTEGER}))`.as(
+        'n',
+      ),
+    ),
+  );
+  return Number(row!.n);
 }
 
 /**
