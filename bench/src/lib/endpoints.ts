@@ -20,6 +20,12 @@ export function endpoints(s: Sample, token: string): Endpoint[] {
   const listPage = (r: () => number) => `/book/list?page=${1 + Math.floor(r() * 50)}&pageSize=20&sort=-id`;
   const titleFiltered = (r: () => number) =>
     `/book/list?page=1&pageSize=20&title=${enc(at(r, s.titles).slice(0, 5))}`;
+  const adminList = (name: string, path: Endpoint['path']): Endpoint => ({
+    name,
+    server: 'admin',
+    path,
+    headers: { authorization: `Bearer ${token}` },
+  });
   const shelf = (r: () => number) =>
     enc(JSON.stringify({ openId: at(r, s.openIds), fileName: at(r, s.fileNames) }));
   return [
@@ -79,33 +85,16 @@ export function endpoints(s: Sample, token: string): Endpoint[] {
     { name: 'shelf/save', server: 'reader', path: (r) => `/book/shelf/save?shelf=${shelf(r)}` },
     // same seed as save: removes the entries the save run added
     { name: 'shelf/remove', server: 'reader', path: (r) => `/book/shelf/remove?shelf=${shelf(r)}` },
-    {
-      name: 'admin list',
-      server: 'admin',
-      path: (r) => (r() < 0.5 ? listPage(r) : titleFiltered(r)),
-      headers: { authorization: `Bearer ${token}` },
-    },
+    adminList('admin list', (r) => (r() < 0.5 ? listPage(r) : titleFiltered(r))),
     // the mix's two halves alone: which of them the mix's figures are made of
-    {
-      name: 'admin list/pages',
-      server: 'admin',
-      path: listPage,
-      headers: { authorization: `Bearer ${token}` },
-    },
-    {
-      name: 'admin list/title',
-      server: 'admin',
-      path: titleFiltered,
-      headers: { authorization: `Bearer ${token}` },
-    },
+    adminList('admin list/pages', listPage),
+    adminList('admin list/title', titleFiltered),
     // any page of the whole list in any sort, as the pager's last-page button and a sorted column
     // reach: an OFFSET of up to the catalogue's size
-    {
-      name: 'admin list/deep',
-      server: 'admin',
-      path: (r) =>
+    adminList(
+      'admin list/deep',
+      (r) =>
         `/book/list?page=${1 + Math.floor(r() * Math.ceil(s.books / 20))}&pageSize=20&sort=${r() < 0.5 ? '-' : '%2B'}${at(r, BOOK_LIST_SORT_FIELDS)}`,
-      headers: { authorization: `Bearer ${token}` },
-    },
+    ),
   ];
 }

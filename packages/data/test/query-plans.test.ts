@@ -82,23 +82,27 @@ async function longReadPlans(
 
 const fileOf = (config: DbConfig) => (config.dialect === 'sqlite' ? config.file : '');
 
+/** The steps of the plan SQLite makes for a statement, each with its place in the plan's tree. */
+const planSteps = (r: Run) =>
+  r.db.prepare(`explain query plan ${r.sql}`).all(...(r.args as [])) as Array<{
+    id: number;
+    parent: number;
+    detail: string;
+  }>;
+
 const planOf = (r: Run) =>
-  (r.db.prepare(`explain query plan ${r.sql}`).all(...(r.args as [])) as Array<{ detail: string }>)
+  planSteps(r)
     .map((p) => p.detail)
     .join(' | ');
 
 /** A plan's steps under its one LIST SUBQUERY, and the others. */
 function subqueryPlan(r: Run): { ids: string[]; rest: string[] } {
-  const steps = r.db.prepare(`explain query plan ${r.sql}`).all(...(r.args as [])) as Array<{
-    id: number;
-    parent: number;
-    detail: string;
-  }>;
+  const steps = planSteps(r);
   const list = steps.find((s) => s.detail.startsWith('LIST SUBQUERY'))!;
   const under = new Set([list.id]);
   for (const s of steps) if (under.has(s.parent)) under.add(s.id);
   return {
-    ids: steps.filter((s) => s.parent !== list.parent && under.has(s.id)).map((s) => s.detail),
+    ids: steps.filter((s) => s.id !== list.id && under.has(s.id)).map((s) => s.detail),
     rest: steps.filter((s) => !under.has(s.id)).map((s) => s.detail),
   };
 }
