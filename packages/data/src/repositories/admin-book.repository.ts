@@ -11,7 +11,7 @@ import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { matchingIds, pgFieldMatch } from '../search/match.js';
 import { prepareOnPostgres } from '../statement-marks.js';
-import { type BookRow, findBooksByIds, selectBooks } from './book.repository.js';
+import { BOOK_COLUMNS, type BookRow, findBooksByIds, selectBooks } from './book.repository.js';
 import { countBooks } from './book-draw.repository.js';
 
 /**
@@ -52,12 +52,30 @@ export async function listBooksAdmin(
       page,
     );
   const conditions = filterConditions(db, filter);
-  const [rows, total] = await Promise.all([
-    prepared(db, pageOfBooks(db, conditions, sort, page).compile()),
-    // without a filter the total is the maintained book counter, not a COUNT(*) over the catalogue
-    conditions.length > 0 ? countWhere(db, conditions) : countBooks(db),
-  ]);
-  return { rows, total };
+  // without a filter the total is the maintained book counter, not a COUNT(*) over the catalogue
+  const total =
+    conditions.length > 0
+      ? countQuery(db, conditions)
+      : db.selectFrom('counters').select('value').where('name', '=', 'books');
+  const rows = await prepared(
+    db,
+    pageOfBooks(db, conditions, sort, page).select(total.as('total')).compile(),
+  );
+  return withTotal(rows, page, () => (conditions.length > 0 ? countWhere(db, conditions) : countBooks(db)));
+}
+
+/**
+ * A page whose rows carry the total, read in the same statement (on PostgreSQL, one round trip instead
+ * of two). An empty page has no row to carry it: the first page of nothing has none, and a page past
+ * the last counts apart.
+ */
+async function withTotal(
+  rows: Array<BookRow & { total: number | string | bigint | null }>,
+  page: { offset: number },
+  count: () => Promise<number>,
+): Promise<{ rows: BookRow[]; total: number }> {
+  if (rows.length === 0) return { rows: [], total: page.offset === 0 ? 0 : await count() };
+  return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0]!.total) };
 }
 
 /**
@@ -125,10 +143,14 @@ function filterConditions(db: Kysely<Database>, filter: AdminListFilter): Expres
 }
 
 /** How many books meet the conditions: books alone, since a book always has its category. */
-async function countWhere(db: Kysely<Database>, conditions: Expression<SqlBool>[]): Promise<number> {
+function countQuery(db: Kysely<Database>, conditions: Expression<SqlBool>[]) {
   let q = db.selectFrom('books').select((eb) => eb.fn.countAll<number>().as('n'));
   for (const condition of conditions) q = q.where(condition);
-  return Number((await prepared(db, q.compile()))[0]!.n);
+  return q;
+}
+
+async function countWhere(db: Kysely<Database>, conditions: Expression<SqlBool>[]): Promise<number> {
+  return Number((await prepared(db, countQuery(db, conditions).compile()))[0]!.n);
 }
 
 /**
@@ -163,10 +185,10 @@ async function matchesPage(
 }
 
 /**
- * PostgreSQL, with a title or author filter: one statement reads the matches once, counts them and
- * orders them for the page, then only the page's books are read. A count and a page apart each read
- * every match of a filter matching thousands of books (the count, to test each row; the page, to sort
- * them), and the matches' ids and sort keys are narrow where the page's rows are not.
+ * PostgreSQL, with a title or author filter: one statement reads the matches once, counts them, orders
+ * them for the page and reads only the page's books. A count and a page apart each read every match of
+ * a filter matching thousands of books (the count, to test each row; the page, to sort them), and the
+ * matches' ids and sort keys are narrow where the page's rows are not.
  */
 async function pgMatchesPage(
   db: Kysely<Database>,
@@ -174,18 +196,28 @@ async function pgMatchesPage(
   sort: { field: BookListSortField; dir: 'asc' | 'desc' },
   page: { offset: number; limit: number },
 ): Promise<{ rows: BookRow[]; total: number }> {
-  let matches = db.selectFrom('books').select(['books.id', sql.ref(SORTABLE_FIELDS[sort.field]).as('k')]);
+  const key = SORTABLE_FIELDS[sort.field];
+  let matches = db.selectFrom('books').select(['books.id', sql.ref(key).as('k')]);
   for (const condition of conditions) matches = matches.where(condition);
   const dir = sql.raw(sort.dir);
-  const rows = await prepared(
-    db,
-    sql<{ total: string | number; ids: number[] }>`with m as materialized (${matches})
-    select (select count(*) from m) as total,
-      array(select m.id from m order by m.k ${dir}, m.id ${dir}
-        limit ${page.limit} offset ${page.offset}) as ids`.compile(db),
-  );
-  const { total, ids } = rows[0]!;
-  return { rows: await findBooksByIds(db, ids.map(Number)), total: Number(total) };
+  // the page's ids as one array (an InitPlan), so its rows are read by id through the primary key; the
+  // matches materialized, so the planner cannot walk an index in the sort's order testing every book
+  const pageIds = sql<SqlBool>`books.id = any(array(select m.id from m order by m.k ${dir}, m.id ${dir}
+    limit ${page.limit} offset ${page.offset}))`;
+  // selectBooks' rows, over the statement that names the matches
+  const query = db
+    .with(
+      (cte) => cte('m').materialized(),
+      () => matches,
+    )
+    .selectFrom('books')
+    .innerJoin('categories', 'categories.id', 'books.category_id')
+    .select(BOOK_COLUMNS)
+    .select(['categories.name as category_name', sql<string>`(select count(*) from m)`.as('total')])
+    .where(pageIds)
+    .orderBy(key, sort.dir)
+    .orderBy('books.id', sort.dir);
+  return withTotal(await prepared(db, query.compile()), page, () => countWhere(db, conditions));
 }
 
 /**

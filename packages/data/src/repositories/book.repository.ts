@@ -29,7 +29,7 @@ export const BOOK_SUMMARY_COLUMNS = [
   'books.cover_path',
 ] as const;
 
-const BOOK_COLUMNS = [
+export const BOOK_COLUMNS = [
   ...BOOK_SUMMARY_COLUMNS,
   'books.file_path',
   'books.unzip_path',
