@@ -1,4 +1,4 @@
-import { tokenStillValid } from '@readlib/catalog';
+import { OperatorTokens } from '@readlib/catalog';
 import { type AppConfig, ConfigError } from '@readlib/config';
 import { type Database, poolStats } from '@readlib/data';
 import { FileStore } from '@readlib/epub';
@@ -56,7 +56,9 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
   const store = deps.store ?? new FileStore(config.storageDir);
   await app.register(adminMetricsPlugin);
   await app.register(contextPlugin, { config, db: deps.db, store, now });
-  await app.register(authPlugin, { config, stillValid: (claims) => tokenStillValid(deps.db, claims) });
+  const tokens = new OperatorTokens(deps.db);
+  app.decorate('operatorTokens', tokens);
+  await app.register(authPlugin, { config, stillValid: (claims) => tokens.stillValid(claims) });
   await app.register(uploadPlugin, { config });
   await app.register(loginLimitPlugin, {
     perMinute: config.rateLimit.loginPerMinute,

@@ -14,6 +14,11 @@ async function serve(): Promise<void> {
     ...servingDbOptions(config),
     // into the service's log once it runs; the pool replaces the connection on its own
     onIdleConnectionError: (err) => server?.app.log.warn({ err }, 'idle database connection lost'),
+    // PostgreSQL: operators' token versions are kept until a commit changing an operator is heard
+    commitNotifications: {
+      onLost: (err) =>
+        server?.app.log.warn({ err }, 'not listening for commits: reading token versions at every request'),
+    },
   });
   try {
     await firstStatements(config.database, () => assertSchemaCurrent(handle.db));

@@ -126,7 +126,12 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
         ? new CommitTellingDialect({ pool }, () => listener.moved())
         : new PostgresDialect({ pool }),
     });
-    if (listener) setNotifiedCommitStamp(db, () => listener.stamp());
+    if (listener)
+      setNotifiedCommitStamp(
+        db,
+        () => listener.stamp(),
+        () => listener.operatorsStamp(),
+      );
     trackPool(db, () => ({
       dialect: 'postgres',
       total: pool.totalCount,

@@ -38,7 +38,7 @@ export * from './repositories/view-days.repository.js';
 export { bookGrams, bookSearchColumns, isShortKeyword, normalizeText, valueGrams } from './search/grams.js';
 export { optimizeSearchIndexes, SEARCH_INDEXES } from './search/optimize.js';
 export { TextMatcher } from './search/text-matcher.js';
-export { commitStamp, commitStampSource } from './sqlite/commit-probe.js';
+export { commitStamp, commitStampSource, operatorsStamp } from './sqlite/commit-probe.js';
 export type { CheckpointEvent, WalCheckpointer } from './sqlite/wal-checkpointer.js';
 export { isDatabaseUnavailable } from './unavailable.js';
 export * from './write-batcher.js';

@@ -6,14 +6,17 @@ import {
   commitStamp,
   commitStampSource,
   createDb,
+  createOperator,
   type Database,
   type DbConfig,
   type DbHandle,
   insertBook,
   logSearch,
   logSearches,
+  operatorsStamp,
   recordView,
   recordViews,
+  resetOperatorPassword,
   saveShelf,
   upsertUser,
 } from '../src/index.js';
@@ -114,15 +117,45 @@ describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
     }
   });
 
+  it("the operators' stamp moves with a commit that changes an operator, not with the commits readers cause", async () => {
+    await createOperator(other.db, {
+      username: 'ops',
+      password_hash: 'x',
+      nickname: 'ops',
+      avatar: '',
+      roles: '[]',
+    });
+    await sleep(100);
+    const before = operatorsStamp(service.db)!;
+    expect(before).toBeTypeOf('number');
+    // a registration, a book and a view of another process: heard, and not an operator's change
+    const commits = commitStamp(service.db);
+    const user = await upsertUser(other.db, { openId: 'o1', platform: 'wx' });
+    const book = await insertBook(other.db, sampleBook(), []);
+    await recordView(other.db, user.id, book.id, 5);
+    await vi.waitFor(() => expect(commitStamp(service.db)).toBeGreaterThanOrEqual(commits! + 3), HEARD);
+    await sleep(100);
+    expect(operatorsStamp(service.db)).toBe(before);
+    // a password reset by another process (the CLI): heard
+    expect(await resetOperatorPassword(other.db, 'ops', 'y')).toBe(true);
+    await vi.waitFor(() => expect(operatorsStamp(service.db)).toBe(before + 1), HEARD);
+    // this process's own write moves it at once, whatever it wrote
+    await saveShelf(service.db, user.id, book.id, 1);
+    expect(operatorsStamp(service.db)).toBe(before + 2);
+  });
+
   it('is unknown while the listening connection is down, and moves when it listens again', async () => {
     const before = commitStamp(service.db)!;
+    const operatorsBefore = operatorsStamp(service.db)!;
     const pid = service.commitListener!.backendPid!;
     await sql`select pg_terminate_backend(${pid})`.execute(other.db);
     await vi.waitFor(() => expect(commitStamp(service.db)).toBeUndefined(), HEARD);
-    // a commit made while nobody listened is not missed: listening again moves the stamp
+    expect(operatorsStamp(service.db)).toBeUndefined();
+    // a commit made while nobody listened is not missed: listening again moves the stamps
     await upsertUser(other.db, { openId: 'unheard', platform: 'wx' });
     await vi.waitFor(() => expect(commitStamp(service.db)).toBeDefined(), HEARD);
     expect(commitStamp(service.db)).toBeGreaterThan(before);
+    expect(operatorsStamp(service.db)).toBeGreaterThan(operatorsBefore);
     expect(service.commitListener!.backendPid).not.toBe(pid);
   });
 
@@ -143,5 +176,6 @@ describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
   it('a handle without notifications has no stamp, as before', async () => {
     expect(commitStamp(other.db)).toBeUndefined();
     expect(commitStampSource(other.db)).toBeUndefined();
+    expect(operatorsStamp(other.db)).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import jwt from '@fastify/jwt';
+import type { OperatorTokens } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 import { AppError } from '@readlib/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -26,6 +27,8 @@ declare module 'fastify' {
      * or has had the password reset since it was issued. Scopes install it with requireOperator.
      */
     authenticate: (req: FastifyRequest) => Promise<void>;
+    /** the operators' token versions the process keeps (docs/architecture/caches.md) */
+    operatorTokens: OperatorTokens;
   }
 }
 

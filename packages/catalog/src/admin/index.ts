@@ -6,6 +6,7 @@ export { GAZETTEER_SIZE, lookupCity } from './gazetteer.js';
 export * from './ingest.errors.js';
 export * from './ingest.service.js';
 export * from './operator.service.js';
+export * from './operator-tokens.js';
 export { dummyHash, hashPassword, verifyPassword } from './password.js';
 export type { PendingBook } from './pending-book.js';
 export * from './screen.service.js';

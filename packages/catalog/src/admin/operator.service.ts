@@ -8,7 +8,6 @@ import {
   findOperatorByUsername,
   createOperator as insertOperator,
   type Operator,
-  operatorTokenVersion,
   resetOperatorPassword,
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
@@ -72,20 +71,6 @@ export async function changeOperatorPassword(db: Kysely<Database>, username: str
   if (!(await resetOperatorPassword(db, usernameOf(username), await hashPassword(password)))) {
     throw new AppError('not_found', `no operator ${username}`);
   }
-}
-
-/**
- * Whether a token still speaks for its operator: the operator exists and its credentials have not been
- * reset since the token was issued (`ver`, absent in tokens of older builds: version 0).
- */
-export async function tokenStillValid(
-  db: Kysely<Database>,
-  claims: { sub?: unknown; ver?: unknown },
-): Promise<boolean> {
-  const id = Number(claims.sub);
-  if (typeof claims.sub !== 'string' || !Number.isSafeInteger(id) || id <= 0) return false;
-  const current = await operatorTokenVersion(db, id);
-  return current !== undefined && current === (claims.ver ?? 0);
 }
 
 export interface FirstOperatorResult {

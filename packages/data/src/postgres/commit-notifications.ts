@@ -18,6 +18,12 @@ export function commitChannel(schema: string): string {
   return `readlib_commit:${schema}`;
 }
 
+/**
+ * The payload of the notifications of commits that change operators (migration
+ * 2026-11-27T1200-operator-notifications); those of the tables readers keep have none.
+ */
+export const OPERATORS_CHANGED = 'operators';
+
 /** Longest wait between two attempts to listen again after the listening connection was lost. */
 const RETRY_MAX_MS = 30_000;
 const RETRY_FIRST_MS = 250;
@@ -42,6 +48,8 @@ export interface CommitListenerOptions {
  */
 export class CommitListener {
   private count = 0;
+  /** moved by the notifications of commits to operators, and by this process's own writes */
+  private operatorCount = 0;
   private listening = false;
   private closed = false;
   private client: pg.Client | undefined;
@@ -59,9 +67,18 @@ export class CommitListener {
     return this.listening ? this.count : undefined;
   }
 
-  /** A commit of this process: later reads of this process see it, so the stamp moves now. */
+  /**
+   * Like `stamp`, for the operators alone: it moves with a commit that changes an operator (any
+   * process) and with every write of this process, not with the commits readers cause.
+   */
+  operatorsStamp(): number | undefined {
+    return this.listening ? this.operatorCount : undefined;
+  }
+
+  /** A commit of this process: later reads of this process see it, so the stamps move now. */
   moved(): void {
     this.count++;
+    this.operatorCount++;
   }
 
   /** the server process of the listening connection (undefined while not listening) */
@@ -81,7 +98,10 @@ export class CommitListener {
   private async listen(): Promise<void> {
     const client = new pg.Client({ ...this.options.client, application_name: 'readlib-commit-listener' });
     this.client = client;
-    client.on('notification', () => this.count++);
+    client.on('notification', (n) => {
+      this.count++;
+      if (n.payload === OPERATORS_CHANGED) this.operatorCount++;
+    });
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, new Error('the listening connection ended')));
     try {
@@ -92,7 +112,7 @@ export class CommitListener {
       await hearsItself(client, channel);
       if (this.closed || this.client !== client) return;
       // whatever was committed before it listened was not heard
-      this.count++;
+      this.moved();
       this.listening = true;
       this.retryMs = RETRY_FIRST_MS;
     } catch (err) {

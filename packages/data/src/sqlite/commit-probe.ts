@@ -24,9 +24,26 @@ type StampSource = 'wal-index' | 'data_version' | 'notifications';
 const sources = new WeakMap<object, StampSource>();
 
 /** PostgreSQL: `db`'s stamps are those of its CommitListener (postgres/commit-notifications.ts). */
-export function setNotifiedCommitStamp(db: object, stamp: () => number | undefined): void {
+export function setNotifiedCommitStamp(
+  db: object,
+  stamp: () => number | undefined,
+  operators: () => number | undefined,
+): void {
   probes.set(db, stamp);
   sources.set(db, 'notifications');
+  operatorProbes.set(db, operators);
+}
+
+const operatorProbes = new WeakMap<object, () => number | undefined>();
+
+/**
+ * Like `commitStamp`, for the operators alone: a number that differs from any earlier one once an
+ * operator may have changed (a password reset, by any process). Only PostgreSQL listening for commits
+ * tells it; elsewhere undefined, and an operator's token version is read at every request (on SQLite
+ * a statement within the process).
+ */
+export function operatorsStamp(db: object): number | undefined {
+  return operatorProbes.get(db)?.();
 }
 
 /** Where `db`'s stamps come from (tests, diagnostics); undefined where it has none. */
