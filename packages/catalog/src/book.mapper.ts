@@ -35,7 +35,8 @@ export function toShelfEntry(row: ShelfRow, urls: PublicUrls): ShelfEntry {
   return { ...toBookSummary(row, urls), openId: row.open_id, date: Number(row.shelved_at) };
 }
 
-export function toAdminBook(row: BookRow, urls: PublicUrls): AdminBook {
+/** The admin list shows a book as a summary does (its paths, flags and times are the detail's). */
+export function toAdminBook(row: BookSummaryRow, urls: PublicUrls): AdminBook {
   return {
     id: String(row.id),
     fileName: row.file_name,

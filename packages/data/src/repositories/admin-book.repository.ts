@@ -11,8 +11,13 @@ import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { matchingIds, pgFieldMatch } from '../search/match.js';
 import { prepareOnPostgres } from '../statement-marks.js';
-import { BOOK_COLUMNS, type BookRow, findBooksByIds, selectBooks } from './book.repository.js';
+import { BOOK_SUMMARY_COLUMNS, type BookRow, selectBooks } from './book.repository.js';
 import { countBooks } from './book-draw.repository.js';
+import {
+  type BookSummaryRow,
+  findBookSummariesByIds,
+  selectBookSummaries,
+} from './book-summary.repository.js';
 
 /**
  * The column of each sortable field of the admin list: exactly the contracts' BOOK_LIST_SORT_FIELDS
@@ -40,7 +45,7 @@ export async function listBooksAdmin(
   filter: AdminListFilter,
   sort: { field: BookListSortField; dir: 'asc' | 'desc' },
   page: { offset: number; limit: number },
-): Promise<{ rows: BookRow[]; total: number }> {
+): Promise<{ rows: BookSummaryRow[]; total: number }> {
   const texts = TEXT_FILTERS.filter((field) => filter[field]);
   const postgres = dialectOf(db) === 'postgres';
   if (postgres && texts.length > 0) return pgMatchesPage(db, filterConditions(db, filter), sort, page);
@@ -70,10 +75,10 @@ export async function listBooksAdmin(
  * the last counts apart.
  */
 async function withTotal(
-  rows: Array<BookRow & { total: number | string | bigint | null }>,
+  rows: Array<BookSummaryRow & { total: number | string | bigint | null }>,
   page: { offset: number },
   count: () => Promise<number>,
-): Promise<{ rows: BookRow[]; total: number }> {
+): Promise<{ rows: BookSummaryRow[]; total: number }> {
   if (rows.length === 0) return { rows: [], total: page.offset === 0 ? 0 : await count() };
   return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0]!.total) };
 }
@@ -97,7 +102,7 @@ function pageOfBooks(
     .orderBy('books.id', sort.dir)
     .offset(page.offset)
     .limit(page.limit);
-  return selectBooks(db)
+  return selectBookSummaries(db)
     .where('books.id', 'in', pageIds)
     .orderBy(key, sort.dir)
     .orderBy('books.id', sort.dir);
@@ -163,7 +168,7 @@ async function matchesPage(
   [first, ...others]: Expression<any>[],
   sort: { field: BookListSortField; dir: 'asc' | 'desc' },
   page: { offset: number; limit: number },
-): Promise<{ rows: BookRow[]; total: number }> {
+): Promise<{ rows: BookSummaryRow[]; total: number }> {
   const also = others.map((o) => sql`m.id in ${o}`);
   const matches = sql`${first} m ${also.length ? sql`where ${sql.join(also, sql` and `)}` : sql``}`;
   const [{ n }] = (await sql<{ n: number }>`select count(*) as n from ${matches}`.execute(db)).rows as [
@@ -176,7 +181,7 @@ async function matchesPage(
   const ids = await sql<{ id: number }>`select m.id from ${matches}
     order by m.id ${sql.raw(sort.dir)} limit ${page.limit} offset ${page.offset}`.execute(db);
   return {
-    rows: await findBooksByIds(
+    rows: await findBookSummariesByIds(
       db,
       ids.rows.map((r) => Number(r.id)),
     ),
@@ -195,7 +200,7 @@ async function pgMatchesPage(
   conditions: Expression<SqlBool>[],
   sort: { field: BookListSortField; dir: 'asc' | 'desc' },
   page: { offset: number; limit: number },
-): Promise<{ rows: BookRow[]; total: number }> {
+): Promise<{ rows: BookSummaryRow[]; total: number }> {
   const key = SORTABLE_FIELDS[sort.field];
   let matches = db.selectFrom('books').select(['books.id', sql.ref(key).as('k')]);
   for (const condition of conditions) matches = matches.where(condition);
@@ -204,7 +209,7 @@ async function pgMatchesPage(
   // matches materialized, so the planner cannot walk an index in the sort's order testing every book
   const pageIds = sql<SqlBool>`books.id = any(array(select m.id from m order by m.k ${dir}, m.id ${dir}
     limit ${page.limit} offset ${page.offset}))`;
-  // selectBooks' rows, over the statement that names the matches
+  // selectBookSummaries' rows, over the statement that names the matches
   const query = db
     .with(
       (cte) => cte('m').materialized(),
@@ -212,7 +217,7 @@ async function pgMatchesPage(
     )
     .selectFrom('books')
     .innerJoin('categories', 'categories.id', 'books.category_id')
-    .select(BOOK_COLUMNS)
+    .select(BOOK_SUMMARY_COLUMNS)
     .select(['categories.name as category_name', sql<string>`(select count(*) from m)`.as('total')])
     .where(pageIds)
     .orderBy(key, sort.dir)

@@ -29,7 +29,7 @@ export const BOOK_SUMMARY_COLUMNS = [
   'books.cover_path',
 ] as const;
 
-export const BOOK_COLUMNS = [
+const BOOK_COLUMNS = [
   ...BOOK_SUMMARY_COLUMNS,
   'books.file_path',
   'books.unzip_path',
