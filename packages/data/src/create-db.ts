@@ -126,12 +126,7 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
         ? new CommitTellingDialect({ pool }, () => listener.moved())
         : new PostgresDialect({ pool }),
     });
-    if (listener)
-      setNotifiedCommitStamp(
-        db,
-        () => listener.stamp(),
-        () => listener.operatorsStamp(),
-      );
+    if (listener) setNotifiedCommitStamp(db, listener);
     trackPool(db, () => ({
       dialect: 'postgres',
       total: pool.totalCount,

@@ -1,5 +1,6 @@
 import { readSync } from 'node:fs';
 import type SQLite from 'better-sqlite3';
+import type { CommitListener } from '../postgres/commit-notifications.js';
 
 const probes = new WeakMap<object, () => number | undefined>();
 
@@ -24,15 +25,13 @@ type StampSource = 'wal-index' | 'data_version' | 'notifications';
 const sources = new WeakMap<object, StampSource>();
 
 /** PostgreSQL: `db`'s stamps are those of its CommitListener (postgres/commit-notifications.ts). */
-export function setNotifiedCommitStamp(
-  db: object,
-  stamp: () => number | undefined,
-  operators: () => number | undefined,
-): void {
-  probes.set(db, stamp);
+export function setNotifiedCommitStamp(db: object, listener: NotifiedStamps): void {
+  probes.set(db, () => listener.stamp());
   sources.set(db, 'notifications');
-  operatorProbes.set(db, operators);
+  operatorProbes.set(db, () => listener.operatorsStamp());
 }
+
+type NotifiedStamps = Pick<CommitListener, 'stamp' | 'operatorsStamp'>;
 
 const operatorProbes = new WeakMap<object, () => number | undefined>();
 
