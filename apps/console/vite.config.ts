@@ -2,6 +2,7 @@ import vue from '@vitejs/plugin-vue';
 import { ElementPlusResolver } from 'unplugin-vue-components/resolvers';
 import Components from 'unplugin-vue-components/vite';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 import { contractDefines } from './contract-limits';
 
 /** Where `pnpm dev` sends API calls: the admin service started by `pnpm start`. */
@@ -17,6 +18,15 @@ export default defineConfig({
       dirs: [],
       resolvers: [ElementPlusResolver({ importStyle: 'css' })],
       dts: 'src/components.d.ts',
+    }),
+    // each text file of the build beside its gzip and brotli copies, which the admin service sends to
+    // a browser that accepts them (console.plugin.ts): compressed once here, never per request
+    compression({
+      algorithms: ['gzip', 'brotliCompress'],
+      include: /\.(js|css|html|svg|json)$/,
+      exclude: /\.vite\//,
+      threshold: 1024,
+      skipIfLargerOrEqual: true,
     }),
   ],
   resolve: {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { testConfig } from '@readlib/config';
 import type { DbHandle } from '@readlib/data';
 import { testDialects } from '@readlib/data/testing';
@@ -14,6 +15,9 @@ const sqlite = (await testDialects()).find((d) => d.name === 'sqlite')!;
 const INDEX =
   '<!doctype html><title>console</title><script type="module" src="/console/assets/app-1a2b3c.js"></script>';
 const SCRIPT = 'console.log("console");';
+/** A chunk the build compressed both ways, and one it compressed with gzip alone. */
+const CHUNK = `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `row ${i}`))};`;
+const GZIP_ONLY = `export const words = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `word ${i}`))};`;
 
 /** A console build as Vite writes it: index.html, hashed assets, a top-level file, and a dotfile. */
 async function fakeBuild(dir: string): Promise<void> {
@@ -22,6 +26,12 @@ async function fakeBuild(dir: string): Promise<void> {
   await writeFile(join(dir, 'assets', 'app-1a2b3c.js'), SCRIPT);
   await writeFile(join(dir, 'assets', '.secret'), 'hidden');
   await writeFile(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // as vite-plugin-compression2 writes them (apps/console/vite.config.ts): copies beside the file
+  await writeFile(join(dir, 'assets', 'chunk-4d5e6f.js'), CHUNK);
+  await writeFile(join(dir, 'assets', 'chunk-4d5e6f.js.br'), brotliCompressSync(CHUNK));
+  await writeFile(join(dir, 'assets', 'chunk-4d5e6f.js.gz'), gzipSync(CHUNK));
+  await writeFile(join(dir, 'assets', 'words-7a8b9c.js'), GZIP_ONLY);
+  await writeFile(join(dir, 'assets', 'words-7a8b9c.js.gz'), gzipSync(GZIP_ONLY));
 }
 
 describe('the operator console at /console/ (issue #30)', () => {
@@ -94,6 +104,41 @@ describe('the operator console at /console/ (issue #30)', () => {
     const icon = await app.inject({ method: 'GET', url: '/console/favicon.svg' });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it("sends the build's compressed copies to a browser that accepts them, the file itself otherwise", async () => {
+    const get = (url: string, encoding?: string) =>
+      app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const chunk = '/console/assets/chunk-4d5e6f.js';
+    // what Chromium sends: brotli first
+    const br = await get(chunk, 'gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(CHUNK);
+    expect(Number(br.headers['content-length'])).toBeLessThan(CHUNK.length / 2);
+    const gz = await get(chunk, 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(CHUNK);
+    for (const encoding of [undefined, 'identity', 'compress']) {
+      const plain = await get(chunk, encoding);
+      expect(plain.headers['content-encoding'], encoding).toBeUndefined();
+      expect(plain.body, encoding).toBe(CHUNK);
+    }
+    // the headers of the file, whichever copy is sent; caches keep one per encoding
+    for (const res of [br, gz, await get(chunk)]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
+      expect(res.headers['content-security-policy']).toBe(consoleCsp('http://covers.test:3000'));
+    }
+    // a file without a brotli copy: its gzip copy to a browser taking both
+    const words = await get('/console/assets/words-7a8b9c.js', 'gzip, deflate, br');
+    expect(words.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(words.rawPayload).toString()).toBe(GZIP_ONLY);
+    // a file the build did not compress (too small): as it is
+    const small = await get('/console/assets/app-1a2b3c.js', 'gzip, deflate, br');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body).toBe(SCRIPT);
   });
 
   it('never serves a file outside the build, nor a dotfile', async () => {

@@ -56,8 +56,10 @@ const YEAR = { maxAge: '365d', immutable: true } as const;
 /**
  * The operator console at `/console/`: hashed assets cached for good, `index.html` never
  * cached (a new build is seen at the next load), every other path inside it answered with index.html
- * for the console's own router, all under a strict Content-Security-Policy. A console that was not
- * built answers 503 with a page saying how to build it.
+ * for the console's own router, all under a strict Content-Security-Policy. A file the build
+ * compressed (its `.br` and `.gz` beside it) is sent compressed to a browser that accepts it, with
+ * `Vary: Accept-Encoding`; the service compresses nothing per request. A console that was not built
+ * answers 503 with a page saying how to build it.
  */
 export const consolePlugin = fp(
   async (app, opts: ConsolePluginOptions) => {
@@ -68,6 +70,7 @@ export const consolePlugin = fp(
       serve: false,
       dotfiles: 'ignore',
       index: false,
+      preCompressed: true,
       suppressWarning: true,
     });
     app.addHook('onReady', async () => {
