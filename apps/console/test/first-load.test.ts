@@ -3,13 +3,6 @@ import { HAVE_BROWSER } from './support/browser';
 import { consoleSuite } from './support/console-suite';
 import { heading, logInWithForm } from './support/page-actions';
 
-/** What the page fetched of the console's assets: bytes over the wire and once decoded. */
-interface AssetLoad {
-  name: string;
-  encoded: number;
-  decoded: number;
-}
-
 describe.skipIf(!HAVE_BROWSER)("the first load: the build's compressed copies, not the files", () => {
   const s = consoleSuite();
 
@@ -23,6 +16,7 @@ describe.skipIf(!HAVE_BROWSER)("the first load: the build's compressed copies, n
     await page.goto(`${s.services.consoleUrl}login`);
     await logInWithForm(page);
     await heading(page, 'Dashboard');
+    // each asset the page fetched: bytes over the wire and once decoded
     const loads = await page.evaluate(() =>
       performance
         .getEntriesByType('resource')
@@ -33,13 +27,13 @@ describe.skipIf(!HAVE_BROWSER)("the first load: the build's compressed copies, n
         }),
     );
     // the build compresses every file of 1 KiB or more (apps/console/vite.config.ts)
-    const compressible = loads.filter((l: AssetLoad) => l.decoded >= 1024);
+    const compressible = loads.filter((l) => l.decoded >= 1024);
     expect(compressible.length).toBeGreaterThanOrEqual(5);
     for (const load of compressible) {
       expect(['br', 'gzip'], load.name).toContain(encodings.get(load.name));
       expect(load.encoded, load.name).toBeLessThan(load.decoded);
     }
-    const sum = (key: 'encoded' | 'decoded') => loads.reduce((n: number, l: AssetLoad) => n + l[key], 0);
+    const sum = (key: 'encoded' | 'decoded') => loads.reduce((n, l) => n + l[key], 0);
     // the dashboard's ECharts and map data are most of it: about 1.2 MB as built
     expect(sum('decoded')).toBeGreaterThan(500_000);
     expect(sum('encoded') / sum('decoded')).toBeLessThan(0.4);
