@@ -24,6 +24,8 @@ export function loadGet(
     connections: number;
     seconds: number;
     seed: number;
+    /** stop after this many requests instead of after `seconds` */
+    requests?: number;
     headers?: Record<string, string>;
     /** requests per second from all connections together (autocannon's overallRate); none: as fast as answered */
     rate?: number;
@@ -36,6 +38,7 @@ export function loadGet(
         url,
         connections: opts.connections,
         duration: opts.seconds,
+        ...(opts.requests ? { amount: opts.requests } : {}),
         ...(opts.headers ? { headers: opts.headers } : {}),
         ...(opts.rate ? { overallRate: opts.rate } : {}),
         requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path(r) }) }],
