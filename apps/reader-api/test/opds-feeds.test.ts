@@ -1,6 +1,8 @@
+import { gunzipSync } from 'node:zlib';
 import { OpdsMediaType, type RouteSpec, readerRoutes } from '@readlib/contracts';
 import { updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GZIP_FROM_BYTES } from '../src/routes/opds/feed-answers.js';
 import { dialects, type Harness, harness, register, seedBook, seedBooks, view } from './helpers.js';
 import {
   assertWellFormed,
@@ -88,6 +90,63 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
       expect(after.statusCode).toBe(200);
       expect(after.body.indexOf(b.file_name)).toBeLessThan(after.body.indexOf(a.file_name));
     });
+  });
+
+  describe.each(FEEDS)('%s compression', (_name, root) => {
+    const gzip = { 'accept-encoding': 'gzip, deflate, br' };
+
+    it('gzipped for an app that accepts it: the same bytes, type and tag, kept with the answer', async () => {
+      await seedBooks(t, 20);
+      const plain = await get(`${root}/new`);
+      expect(plain.rawPayload.length).toBeGreaterThanOrEqual(GZIP_FROM_BYTES);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const zipped = await get(`${root}/new`, gzip);
+      expect(zipped.statusCode).toBe(200);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers['content-type']).toBe(plain.headers['content-type']);
+      expect(zipped.headers.etag).toBe(plain.headers.etag);
+      expect(Number(zipped.headers['content-length'])).toBe(zipped.rawPayload.length);
+      expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+      expect(gunzipSync(zipped.rawPayload).equals(plain.rawPayload)).toBe(true);
+      expect((await get(`${root}/new`, { 'accept-encoding': 'gzip' })).rawPayload).toEqual(zipped.rawPayload);
+      const head = await t.app.inject({ method: 'HEAD', url: `${root}/new`, headers: gzip });
+      expect(head.headers['content-encoding']).toBe('gzip');
+      expect(head.headers['content-length']).toBe(zipped.headers['content-length']);
+    });
+
+    it('Vary: Accept-Encoding on every answer, 304s and plain ones included, beside CORS', async () => {
+      await seedBooks(t, 20);
+      const plain = await get(`${root}/new`, { origin: 'https://reader.example' });
+      expect(plain.headers.vary).toMatch(/\bOrigin\b/);
+      expect(plain.headers.vary).toMatch(/\bAccept-Encoding\b/);
+      const revalidated = await get(`${root}/new`, {
+        ...gzip,
+        'if-none-match': plain.headers.etag as string,
+      });
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.headers['content-encoding']).toBeUndefined();
+      expect(revalidated.headers.vary).toMatch(/\bAccept-Encoding\b/);
+    });
+
+    it('sent as they are when gzip is refused or not offered', async () => {
+      await seedBooks(t, 20);
+      const plain = await get(`${root}/new`);
+      for (const accepted of ['identity', 'gzip;q=0', 'br', 'deflate']) {
+        const res = await get(`${root}/new`, { 'accept-encoding': accepted });
+        expect(res.headers['content-encoding'], accepted).toBeUndefined();
+        expect(res.rawPayload, accepted).toEqual(plain.rawPayload);
+      }
+    });
+  });
+
+  it('an answer under the threshold (an empty OPDS 2 search) is sent as it is', async () => {
+    const url = '/opds/v2/search?query=nothing-has-this';
+    const plain = await get(url);
+    expect(plain.rawPayload.length).toBeLessThan(GZIP_FROM_BYTES);
+    const res = await get(url, { 'accept-encoding': 'gzip' });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.rawPayload).toEqual(plain.rawPayload);
+    expect(res.headers.vary).toMatch(/\bAccept-Encoding\b/);
   });
 
   it('hostile metadata: control characters dropped, markup escaped, every document well-formed', async () => {

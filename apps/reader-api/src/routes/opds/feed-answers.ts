@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import negotiate from '@fastify/accept-negotiator';
 import type { OpdsPlan, ReaderContext } from '@readlib/catalog';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import vary from 'vary';
 import { keptBytes } from '../route-options.js';
 
 /** An OPDS answer as sent: UTF-8 bytes, kept per catalogue version, and when they were made. */
@@ -9,7 +12,15 @@ interface FeedAnswer {
   builtAt: number;
   /** builtAt as an HTTP date */
   lastModified: string;
+  /** body gzipped, made by the first request that accepts it and kept as long as body is */
+  gzipped?: Buffer;
 }
+
+/**
+ * Answers from this size on are sent gzipped to an app that accepts it (feeds of 20 books shrink
+ * about eightfold); smaller ones fit a packet as they are.
+ */
+export const GZIP_FROM_BYTES = 1024;
 
 /**
  * Part of every ETag: moved when the rendering changes, so an app's copy from an older build of the
@@ -64,6 +75,8 @@ export class OpdsAnswers {
         : undefined;
     // apps keep feeds and ask again: they may store them, but must revalidate before reuse
     reply.header('cache-control', 'no-cache');
+    // the same tag names the gzipped and the plain bytes (weak: equal content), as a proxy's gzip does
+    reply.header('vary', vary.append(String(reply.getHeader('vary') ?? ''), 'Accept-Encoding'));
     if (etag) reply.header('etag', etag);
     const ifNoneMatch = req.headers['if-none-match'];
     if (etag && ifNoneMatch !== undefined && matches(ifNoneMatch, etag)) return reply.code(304).send();
@@ -81,8 +94,18 @@ export class OpdsAnswers {
       if (since !== undefined && second(made.builtAt) * 1000 <= Date.parse(since))
         return reply.code(304).send();
     }
-    return reply.type(answer.type).send(made.body);
+    return reply.type(answer.type).send(encoded(req, reply, made));
   }
+}
+
+/** The answer's bytes as the request accepts them: gzipped when it may be and is worth it. */
+function encoded(req: FastifyRequest, reply: FastifyReply, made: FeedAnswer): Buffer {
+  const accepted = req.headers['accept-encoding'];
+  if (made.body.length < GZIP_FROM_BYTES || accepted === undefined) return made.body;
+  if (negotiate(accepted, ['gzip', 'identity']) !== 'gzip') return made.body;
+  made.gzipped ??= gzipSync(made.body);
+  reply.header('content-encoding', 'gzip');
+  return made.gzipped;
 }
 
 const second = (ms: number) => Math.floor(ms / 1000);
