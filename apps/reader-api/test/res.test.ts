@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { isSafeStorePath } from '@readlib/epub';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dialects, type Harness, harness } from './helpers.js';
@@ -153,6 +154,61 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     const res = await t.app.inject({ url, headers: { range: 'bytes=0-4', 'if-range': etag } });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(OPF);
+  });
+
+  describe('compression, for readers with no proxy in front', () => {
+    const page = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body>${'<p>A line of the book.</p>'.repeat(200)}</body></html>`;
+    const url = '/res/unzip/b1/OEBPS/chapter1.xhtml';
+    const write = (rel: string, content: string) => {
+      mkdirSync(dirname(join(t.storage, rel)), { recursive: true });
+      writeFileSync(join(t.storage, rel), content);
+    };
+    beforeEach(() => write('unzip/b1/OEBPS/chapter1.xhtml', page));
+
+    it('a page goes brotli or gzip as accepted, with its type, weak ETag, caching and CSP, and Vary', async () => {
+      const plain = await t.app.inject(url);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(page);
+      const decoders = { br: brotliDecompressSync, gzip: gunzipSync } as const;
+      for (const [accepted, encoding] of [
+        ['gzip, deflate, br', 'br'],
+        ['gzip', 'gzip'],
+      ] as const) {
+        const res = await t.app.inject({ url, headers: { 'accept-encoding': accepted } });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding']).toBe(encoding);
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+        expect(res.rawPayload.length).toBeLessThan(page.length / 10);
+        expect(decoders[encoding](res.rawPayload).toString()).toBe(page);
+        for (const header of ['content-type', 'etag', 'cache-control', 'content-security-policy'])
+          expect(res.headers[header], header).toBe(plain.headers[header]);
+      }
+      const again = await t.app.inject({
+        url,
+        headers: { 'accept-encoding': 'gzip', 'if-none-match': plain.headers.etag as string },
+      });
+      expect(again.statusCode).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
+    });
+
+    it('a range is the slice of the plain page, 206; pictures, EPUBs and small errors go as they are', async () => {
+      const range = await t.app.inject({ url, headers: { range: 'bytes=0-9', 'accept-encoding': 'gzip' } });
+      expect(range.statusCode).toBe(206);
+      expect(range.headers['content-encoding']).toBeUndefined();
+      expect(range.body).toBe(page.slice(0, 10));
+      write('img/cover.png', 'p'.repeat(4096));
+      write('epub/b1.epub', 'z'.repeat(4096));
+      for (const other of ['/res/img/cover.png', '/res/epub/b1.epub', '/res/img/none.png']) {
+        const res = await t.app.inject({ url: other, headers: { 'accept-encoding': 'gzip, br' } });
+        expect(res.headers['content-encoding'], other).toBeUndefined();
+      }
+      const opf = await t.app.inject({
+        url: '/res/unzip/b1/OEBPS/content.opf',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(opf.headers['content-type']).toMatch(/^application\/oebps-package\+xml/);
+      expect(gunzipSync(opf.rawPayload).toString()).toBe(OPF);
+    });
   });
 
   it('every answer under /res/ carries the script-free CSP, errors included; only files are cached', async () => {

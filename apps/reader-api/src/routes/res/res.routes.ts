@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { findBook, type ReaderContext, syncCatalog } from '@readlib/catalog';
 import { AppError } from '@readlib/contracts';
@@ -102,6 +103,14 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
     if (size) reply.header('content-range', size);
     return reply.code(416).send(body);
   });
+  // a book's pages, styles, package and SVG pictures (the types mime-db marks compressible) as a reader
+  // fetches them from a service with no proxy in front (nginx compresses the store itself:
+  // deploy/nginx); never a range, which @fastify/compress leaves alone, nor an EPUB or a picture
+  await app.register(fastifyCompress, {
+    global: true,
+    encodings: ['br', 'gzip'],
+    threshold: GZIP_FROM_BYTES,
+  });
   await app.register(fastifyStatic, {
     root: config.storageDir,
     prefix: '/res/',
@@ -125,6 +134,9 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
 };
 
 const STORED_EPUB = /^epub\/([^/]+)\.epub$/;
+
+/** Error answers smaller than this go as they are; @fastify/compress compresses a file whatever its size. */
+const GZIP_FROM_BYTES = 1024;
 
 /** The title of the book stored under this name; undefined for a file no book names. */
 async function bookTitle(ctx: ReaderContext, fileName: string): Promise<string | undefined> {
