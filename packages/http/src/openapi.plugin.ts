@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
@@ -27,6 +28,11 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
     // components named by the contracts' $id, so clients see BookSummary, not def-3
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) || `def-${i}` },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // the documents for developers, compressed as a browser or a generator accepts (swagger-ui's script
+  // alone is over a megabyte); in their own context, so the API's answers are not
+  await app.register(async (docs) => {
+    await docs.register(compress, { global: true, encodings: ['br', 'gzip'] });
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+    docs.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  });
 }

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { testConfig } from '@readlib/config';
 import { AppError, BookSummary, ReaderEnvelope, ref } from '@readlib/contracts';
 import { Type } from '@sinclair/typebox';
@@ -100,6 +101,41 @@ describe('decisions.md §1: health, readiness, docs', () => {
     expect(doc.paths['/healthz'].get.security).toEqual([]);
     expect(doc.paths['/readyz'].get.security).toEqual([]);
     expect((await app.inject('/docs/')).statusCode).toBe(200);
+  });
+
+  it('/docs and /openapi.json go compressed to a client that accepts it; the API answers do not', async () => {
+    const app = await createBaseApp({
+      config: testConfig(),
+      family: 'reader',
+      logger: false,
+      openapi: { title: 't', version: '1', description: 'd' },
+      ready: async () => true,
+    });
+    app.get('/large', async () => ({ text: 'an answer of the API '.repeat(200) }));
+    const br = { 'accept-encoding': 'gzip, deflate, br' };
+    const doc = await app.inject({ url: '/openapi.json', headers: { 'accept-encoding': 'gzip' } });
+    expect(doc.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(doc.rawPayload).toString())).toEqual(
+      (await app.inject('/openapi.json')).json(),
+    );
+    // the page itself is under the threshold (1 KiB): sent as it is
+    const page = await app.inject({ url: '/docs/', headers: br });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-encoding']).toBeUndefined();
+    const script = /src="\.\/(static\/swagger-ui-bundle\.js)"/.exec(page.body)?.[1];
+    expect(script).toBeDefined();
+    const plain = await app.inject(`/docs/${script}`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const bundle = await app.inject({ url: `/docs/${script}`, headers: br });
+    expect(bundle.headers['content-encoding']).toBe('br');
+    expect(bundle.headers.vary).toMatch(/accept-encoding/i);
+    expect(bundle.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(brotliDecompressSync(bundle.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const large = await app.inject({ url: '/large', headers: br });
+    expect(large.rawPayload.length).toBeGreaterThan(4000);
+    expect(large.headers['content-encoding']).toBeUndefined();
+    expect((await app.inject({ url: '/nowhere', headers: br })).headers['content-encoding']).toBeUndefined();
+    await app.close();
   });
 
   it('keeps a well-formed x-request-id and answers with it', async () => {
