@@ -105,12 +105,9 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
   });
   // a book's pages, styles, package and SVG pictures (the types mime-db marks compressible) as a reader
   // fetches them from a service with no proxy in front (nginx compresses the store itself:
-  // deploy/nginx); never a range, which @fastify/compress leaves alone, nor an EPUB or a picture
-  await app.register(fastifyCompress, {
-    global: true,
-    encodings: ['br', 'gzip'],
-    threshold: GZIP_FROM_BYTES,
-  });
+  // deploy/nginx); never a range, which @fastify/compress leaves alone, nor an EPUB or a picture. Its
+  // default threshold (1 KiB) applies to error envelopes only: a file is compressed whatever its size
+  await app.register(fastifyCompress, { global: true, encodings: ['br', 'gzip'] });
   await app.register(fastifyStatic, {
     root: config.storageDir,
     prefix: '/res/',
@@ -134,9 +131,6 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
 };
 
 const STORED_EPUB = /^epub\/([^/]+)\.epub$/;
-
-/** Error answers smaller than this go as they are; @fastify/compress compresses a file whatever its size. */
-const GZIP_FROM_BYTES = 1024;
 
 /** The title of the book stored under this name; undefined for a file no book names. */
 async function bookTitle(ctx: ReaderContext, fileName: string): Promise<string | undefined> {
