@@ -9,7 +9,7 @@ export type LogDestination = DestinationStream & { flushSync?: () => void };
  * Bytes the process destination gathers before it writes (one write per few dozen request lines under
  * load), and how long a quiet service may keep a partial buffer before it is written anyway.
  */
-const GATHER_BYTES = 4096;
+export const GATHER_BYTES = 4096;
 const GATHER_MS = 1000;
 
 let processDestination: LogDestination | undefined;

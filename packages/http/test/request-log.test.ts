@@ -5,7 +5,7 @@ import { AppError } from '@readlib/contracts';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { success } from '../src/index.js';
-import { completedLine, gatheringDestination, pinoParts } from '../src/request-log.js';
+import { completedLine, GATHER_BYTES, gatheringDestination, pinoParts } from '../src/request-log.js';
 import { appLoggingTo } from './log-app.js';
 
 describe('request log: one line per request, written asynchronously, flushed on close', () => {
@@ -126,5 +126,22 @@ describe('request log: one line per request, written asynchronously, flushed on 
     expect(readFileSync(file, 'utf8')).toBe('');
     destination.flushSync?.();
     expect(readFileSync(file, 'utf8')).toBe(lines.join(''));
+  });
+
+  it('the gathering destination writes on its own once GATHER_BYTES of lines are gathered, not before', async () => {
+    const file = join(dir, 'batched.log');
+    const destination = gatheringDestination(file);
+    const line = `${JSON.stringify({ msg: 'request completed', url: `/book/detail?fileName=${'b'.repeat(150)}` })}\n`;
+    const perBatch = Math.ceil(GATHER_BYTES / Buffer.byteLength(line));
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < perBatch - 1; i++) destination.write(line);
+    await settle();
+    // one line short of a batch: still gathered
+    expect(readFileSync(file, 'utf8')).toBe('');
+    destination.write(line);
+    await settle();
+    // the batch is written whole, without a flush
+    expect(readFileSync(file, 'utf8')).toBe(line.repeat(perBatch));
+    destination.flushSync?.();
   });
 });
