@@ -6,23 +6,12 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { HomeAnswers } from '../src/routes/home/home-answer.js';
 import { keptBytes } from '../src/routes/route-options.js';
+import { bookRow } from './book-rows.js';
 
 // Issue: performance — the home page (spec §4.1) is serialised from parts kept per book row and per
 // category list; what it sends must be the contract's HomeData, as the route's schema serialiser sent it.
 const urls = new PublicUrls('http://files.test');
-const book = (id: number, title: string): BookRow =>
-  ({
-    id,
-    file_name: `b-${id}`,
-    title,
-    author: 'Ann "the" Author',
-    publisher: '人民出版社',
-    language: 'zh',
-    category_id: 3,
-    category_name: 'History',
-    root_file: 'OEBPS/content.opf',
-    cover_path: id % 2 ? `img/b-${id}.jpg` : '',
-  }) as BookRow;
+const book = (id: number, title: string): BookRow => bookRow(id, { title });
 
 const rows = (shelf: BookRow[]): HomeRows => ({
   hotSearch: { num: 12, keyword: 'and\u2028"quoted"' },

@@ -107,7 +107,8 @@ export function formatRankAvg(avg: number, num: number): string {
   return String(Math.round((sum * 100) / num) / 100);
 }
 
-export function toBookDetail(row: BookRow, facts: DetailFacts, urls: PublicUrls): BookDetail {
+/** The fields of a book detail that are its row's alone (the summary, flags, OPF), in the contract's order. */
+export function toBookDetailHead(row: BookRow, urls: PublicUrls) {
   return {
     ...toBookSummary(row, urls),
     selected: row.selected !== 0,
@@ -115,6 +116,12 @@ export function toBookDetail(row: BookRow, facts: DetailFacts, urls: PublicUrls)
     cache: row.cache !== 0,
     haveRead: Number(row.have_read),
     opf: urls.opf(row.file_name, row.root_file),
+  };
+}
+
+export function toBookDetail(row: BookRow, facts: DetailFacts, urls: PublicUrls): BookDetail {
+  return {
+    ...toBookDetailHead(row, urls),
     readers: facts.readers.map(toReader),
     readerNum: facts.readerNum,
     rank: facts.rank,

@@ -16,6 +16,8 @@ export interface RouteOptions {
 export const serve = servesOf('reader', readerRoutes);
 
 export const ok = <T>(data: T) => success('reader', data);
+/** A success envelope up to its data: `{"error_code":0,"msg":"success","data":` */
+export const DATA_HEAD = JSON.stringify(ok(0)).slice(0, -2);
 /** The envelope without data: the ack routes declare no `data` field. */
 export const ack = (): { error_code: number; msg: string } => success('reader');
 

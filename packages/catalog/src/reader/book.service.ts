@@ -12,7 +12,7 @@ import {
   type ViewedBook,
   type ViewItem,
 } from '@readlib/data';
-import { toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
+import { type DetailFacts, toBookDetail, toContents, toContentsTree } from '../book.mapper.js';
 import type { CatalogView } from './catalog-view.js';
 import { readersOf, statsOf } from './kept-reads.js';
 import { type ReaderContext, readerWrite, syncCatalog, write } from './reader-context.js';
@@ -44,6 +44,10 @@ export interface DetailPlan {
   tag: string;
   /** the caller's own rating, 0 for none */
   rank: number;
+  /** whether this request recorded a view: its counts moved, so the next viewer's detail differs */
+  visited: boolean;
+  /** what the detail shows besides its row; its readers are read now */
+  facts(): Promise<DetailFacts>;
   /** the whole detail; its readers are read now */
   detail(): Promise<BookDetail>;
 }
@@ -65,7 +69,8 @@ export async function planBookDetail(
     openId ? findUserKey(ctx, openId) : undefined,
   ]);
   let viewed: ViewedBook | undefined;
-  if (user !== undefined && visit) {
+  const visited = user !== undefined && visit;
+  if (visited) {
     const recorded = await readerWrite(
       views.add(ctx.writes, { userId: user.id, bookId: book.id, at: ctx.now() }),
     );
@@ -79,12 +84,15 @@ export async function planBookDetail(
     ? [viewed.stats, viewed.rank]
     : await Promise.all([statsOf(ctx, view, book.id), user ? userRank(ctx.db, user.id, book.id) : 0]);
   const tag = `${stats.views}:${stats.readers}:${stats.ratingNum}:${stats.ratingAvg}`;
+  const facts = () => detailFacts(ctx, view, book, stats, rank, viewed?.readers);
   return {
     book,
     seen: view.seen,
     tag,
     rank,
-    detail: () => detailWith(ctx, view, book, stats, rank, viewed?.readers),
+    visited,
+    facts,
+    detail: async () => toBookDetail(book, await facts(), ctx.urls),
   };
 }
 
@@ -97,23 +105,21 @@ export async function bookDetail(
   return (await planBookDetail(ctx, fileName, openId, visit)).detail();
 }
 
-async function detailWith(
+async function detailFacts(
   ctx: ReaderContext,
   view: CatalogView,
   book: BookRow,
   stats: BookStats,
   rank: number,
   readerKeys?: ReaderKeyRow[],
-) {
-  const readers = await readersOf(ctx, view, book.id, readerKeys);
-  const figures = {
-    readers,
+): Promise<DetailFacts> {
+  return {
+    readers: await readersOf(ctx, view, book.id, readerKeys),
     readerNum: stats.readers,
     rank,
     rankNum: stats.ratingNum,
     rankAvg: stats.ratingAvg,
   };
-  return toBookDetail(book, figures, ctx.urls);
 }
 
 /** The detail-shaped object plus the flat and nested table of contents (decisions.md §3). */
@@ -121,7 +127,7 @@ export async function bookContents(ctx: ReaderContext, fileName: string): Promis
   const view = await syncCatalog(ctx);
   const book = await findBook(view, fileName);
   const [stats, toc] = await Promise.all([statsOf(ctx, view, book.id), findToc(ctx.db, book.id)]);
-  const detail = await detailWith(ctx, view, book, stats, 0);
+  const detail = toBookDetail(book, await detailFacts(ctx, view, book, stats, 0), ctx.urls);
   const contents = toContents(book.file_name, toc, ctx.urls);
   return { ...detail, contents, contentsTree: toContentsTree(contents) };
 }

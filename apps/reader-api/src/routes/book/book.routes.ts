@@ -5,7 +5,7 @@ import { DetailAnswers } from './detail-answers.js';
 
 /** Book detail, table of contents and rating (spec §4.7, §4.9; decisions.md §3). */
 export const bookRoutes: FastifyPluginAsync<RouteOptions> = async (app, { ctx }) => {
-  const details = new DetailAnswers(ctx.keeps);
+  const details = new DetailAnswers(ctx.keeps, ctx.urls);
   // HEAD answers the same headers without counting a visit (the spec counts readers' views)
   serve(app, 'getBookDetail', async (req, reply) =>
     details.send(

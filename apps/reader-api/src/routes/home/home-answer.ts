@@ -9,12 +9,10 @@ import {
 import type { Banner, CategoryItem } from '@readlib/contracts';
 import type { BookRow } from '@readlib/data';
 import type { FastifyReply } from 'fastify';
-import { keptBytes, ok, sendJson } from '../route-options.js';
+import { DATA_HEAD, keptBytes, sendJson } from '../route-options.js';
 
-/** The envelope up to its data: `{"error_code":0,"msg":"success","data":` */
-const HEAD = JSON.stringify(ok(0)).slice(0, -2);
 /** What a home page holds between its parts, in the order `bytes` writes them. */
-const OPEN = Buffer.from(`${HEAD}{"hotSearch":`);
+const OPEN = Buffer.from(`${DATA_HEAD}{"hotSearch":`);
 const SECTIONS = ['shelf', 'recommend', 'freeRead', 'hotBook'] as const;
 const BEFORE = SECTIONS.map((name, i) => Buffer.from(`${i === 0 ? '' : ']'},"${name}":[`));
 const COMMA = Buffer.from(',');
@@ -65,7 +63,7 @@ export class HomeAnswers {
   sendCategories(reply: FastifyReply, list: CategoryItem[]): FastifyReply {
     return sendJson(
       reply,
-      this.listAnswers.of(list, () => keptBytes(`${HEAD}${this.kept(list)}}`)),
+      this.listAnswers.of(list, () => keptBytes(`${DATA_HEAD}${this.kept(list)}}`)),
     );
   }
 
