@@ -7,7 +7,7 @@ import { rng } from './lib/gen.js';
 import { type Sample, sampleOf, searchKeyword } from './lib/servers.js';
 
 /**
- * pnpm --filter @readlib/bench run bench:sql --db .data/books-100000.db --endpoint detail|home|shelf|search|category [--requests 3000]
+ * pnpm --filter @readlib/bench run bench:sql --db .data/books-100000.db --endpoint detail|detail/anon|home|shelf|search|category [--requests 3000]
  *   [--checkpoints inline|background] [--edit-every N]
  *
  * Where a reader endpoint's SQLite time goes: the reader app in this process (no HTTP: `inject`, 32 at
@@ -53,6 +53,8 @@ for (const method of ['all', 'get', 'run', 'iterate']) {
 const paths: Record<string, (s: Sample, i: number) => string> = {
   detail: (s, i) =>
     `/book/detail?fileName=${(i % 2 ? s.hotFileNames : s.fileNames)[(i * 7) % s.fileNames.length]}&openId=${s.openIds[i % s.openIds.length]}`,
+  'detail/anon': (s, i) =>
+    `/book/detail?fileName=${(i % 2 ? s.hotFileNames : s.fileNames)[(i * 7) % s.fileNames.length]}`,
   home: (s, i) => `/book/home/v2?openId=${s.openIds[i % s.openIds.length]}`,
   shelf: (s, i) => `/book/shelf/get?openId=${s.openIds[i % s.openIds.length]}`,
   category: () => '/book/category/list/v2',
