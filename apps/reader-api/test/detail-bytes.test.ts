@@ -72,7 +72,6 @@ const planOf = (keeps: ReaderKeeps, row: BookRow, facts: DetailFacts, visited: b
       calls.facts++;
       return facts;
     },
-    detail: async () => toBookDetail(row, facts, urls),
   };
   return { plan, calls };
 };

@@ -48,8 +48,6 @@ export interface DetailPlan {
   visited: boolean;
   /** what the detail shows besides its row; its readers are read now */
   facts(): Promise<DetailFacts>;
-  /** the whole detail; its readers are read now */
-  detail(): Promise<BookDetail>;
 }
 
 /**
@@ -84,15 +82,13 @@ export async function planBookDetail(
     ? [viewed.stats, viewed.rank]
     : await Promise.all([statsOf(ctx, view, book.id), user ? userRank(ctx.db, user.id, book.id) : 0]);
   const tag = `${stats.views}:${stats.readers}:${stats.ratingNum}:${stats.ratingAvg}`;
-  const facts = () => detailFacts(ctx, view, book, stats, rank, viewed?.readers);
   return {
     book,
     seen: view.seen,
     tag,
     rank,
     visited,
-    facts,
-    detail: async () => toBookDetail(book, await facts(), ctx.urls),
+    facts: () => detailFacts(ctx, view, book, stats, rank, viewed?.readers),
   };
 }
 
@@ -102,7 +98,8 @@ export async function bookDetail(
   openId?: string,
   visit = true,
 ): Promise<BookDetail> {
-  return (await planBookDetail(ctx, fileName, openId, visit)).detail();
+  const plan = await planBookDetail(ctx, fileName, openId, visit);
+  return toBookDetail(plan.book, await plan.facts(), ctx.urls);
 }
 
 async function detailFacts(

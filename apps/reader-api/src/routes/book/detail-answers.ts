@@ -64,28 +64,29 @@ export class DetailAnswers {
   /** The detail envelope of a plan, as UTF-8 bytes: the kept answer with the caller's rank, or made. */
   async envelope(plan: DetailPlan): Promise<Buffer> {
     const kept = this.answers.get(plan.book.id, plan.tag);
-    if (kept) return spliced(kept, plan.rank);
-    const [before, after] = this.parts(plan.book, await plan.facts());
-    if (plan.visited) return joined([before.head, before.readers, `"rank":${int(plan.rank)}`, after]);
-    const answer = { head: joined([before.head, before.readers], true), tail: keptBytes(after) };
+    if (kept) return withRank(kept, plan.rank);
+    const facts = await plan.facts();
+    if (plan.visited) return this.bytes(plan.book, facts, plan.rank);
+    const { head, readers, tail } = this.parts(plan.book, facts);
+    const answer = { head: joined([head, readers], true), tail: keptBytes(tail) };
     this.answers.set(plan.book.id, answer, plan.seen, plan.tag);
-    return spliced(answer, plan.rank);
+    return withRank(answer, plan.rank);
   }
 
-  /** The detail envelope for `facts` (its rank included) as UTF-8 bytes. */
-  bytes(book: BookRow, facts: DetailFacts): Buffer {
-    const [before, after] = this.parts(book, facts);
-    return joined([before.head, before.readers, `"rank":${int(facts.rank)}`, after]);
+  /** The detail envelope for `facts` as UTF-8 bytes, with `rank` (by default the facts' own). */
+  bytes(book: BookRow, facts: DetailFacts, rank = facts.rank): Buffer {
+    const { head, readers, tail } = this.parts(book, facts);
+    return joined([head, readers, rankField(rank), tail]);
   }
 
-  /** The envelope before the rank field (the row's part, then the readers) and after it. */
-  private parts(book: BookRow, facts: DetailFacts): [{ head: Buffer; readers: string }, string] {
+  /** The envelope around the rank field: the row's part, then the readers before it; the counts after. */
+  private parts(book: BookRow, facts: DetailFacts): { head: Buffer; readers: string; tail: string } {
     const head = this.heads.of(book, (row) =>
       keptBytes(`${DATA_HEAD}${JSON.stringify(toBookDetailHead(row, this.urls)).slice(0, -1)}`),
     );
     const readers = `,"readers":${JSON.stringify(facts.readers.map(toReader))},"readerNum":${int(facts.readerNum)},`;
     const avg = JSON.stringify(formatRankAvg(facts.rankAvg, facts.rankNum));
-    return [{ head, readers }, `,"rankNum":${int(facts.rankNum)},"rankAvg":${avg}}}`];
+    return { head, readers, tail: `,"rankNum":${int(facts.rankNum)},"rankAvg":${avg}}}` };
   }
 }
 
@@ -102,12 +103,9 @@ function joined(parts: ReadonlyArray<Buffer | string>, kept = false): Buffer {
   return bytes;
 }
 
-/** The kept answer with `"rank":<rank>` between its parts. */
-function spliced(a: Answer, rank: number): Buffer {
-  const field = `"rank":${rank}`;
-  const bytes = Buffer.allocUnsafe(a.head.length + field.length + a.tail.length);
-  bytes.set(a.head, 0);
-  bytes.write(field, a.head.length, 'latin1');
-  bytes.set(a.tail, a.head.length + field.length);
-  return bytes;
+const rankField = (rank: number): string => `"rank":${int(rank)}`;
+
+/** A kept answer with the caller's rank between its parts. */
+function withRank(a: Answer, rank: number): Buffer {
+  return joined([a.head, rankField(rank), a.tail]);
 }
