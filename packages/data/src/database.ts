@@ -199,6 +199,16 @@ export interface BookValuesTable {
   value_nfkc: string | null;
 }
 
+/**
+ * PostgreSQL only: each book's title and author search keys (lower case, NFKC, spaces swapped; see
+ * search/match.ts) on narrow rows, kept by triggers on books (migration 2026-11-27T1800-book-keys).
+ */
+export interface BookKeysTable {
+  id: number;
+  title_key: string;
+  author_key: string;
+}
+
 export interface Database {
   categories: CategoriesTable;
   counters: CountersTable;
@@ -218,6 +228,7 @@ export interface Database {
   stat_cuts: StatCutsTable;
   view_days: ViewDaysTable;
   book_values: BookValuesTable;
+  book_keys: BookKeysTable;
 }
 
 export type Category = Selectable<CategoriesTable>;

@@ -4,8 +4,10 @@ import {
   BOOK_SUMMARY_COLUMNS,
   type DbHandle,
   DEFAULT_CATEGORIES,
+  deleteBook,
   insertBook,
   listBooksAdmin,
+  updateBook,
 } from '../src/index.js';
 import { sampleBook, statementsOf, testDialects } from '../src/testing/index.js';
 
@@ -77,6 +79,24 @@ describe.each(dialects)('the admin book list on $name', (dialect) => {
           total: 0,
         });
     }
+  });
+
+  it('a filter finds a book by its title and author as they are now, and a deleted book not at all', async () => {
+    const titles = async (filter: AdminListFilter, sort: Parameters<typeof listBooksAdmin>[2] = byId) =>
+      (await listBooksAdmin(h.db, filter, sort, { offset: 0, limit: 50 })).rows.map((r) => r.title);
+    const { rows } = await listBooksAdmin(h.db, { title: 'dune 3' }, byId, { offset: 0, limit: 5 });
+    const dune3 = rows[0]!;
+    await updateBook(h.db, dune3.file_name, { title: 'Children of Dune', author: 'Brian' });
+    // in id order (on PostgreSQL, through book_keys) and in another (through books)
+    for (const sort of [byId, { field: 'title', dir: 'asc' } as const]) {
+      expect(await titles({ title: 'dune 3' }, sort)).toEqual([]);
+      expect(await titles({ title: 'children' }, sort)).toEqual(['Children of Dune']);
+      expect(await titles({ author: 'brian' }, sort)).toEqual(['Children of Dune']);
+      expect(await titles({ author: 'frank' }, sort)).toHaveLength(DUNES - 1);
+    }
+    await deleteBook(h.db, dune3.file_name);
+    expect(await titles({ title: 'children' })).toEqual([]);
+    expect(await titles({ author: 'brian' })).toEqual([]);
   });
 
   it("a page's rows hold what the list shows (a book's summary), without the total they were read with", async () => {

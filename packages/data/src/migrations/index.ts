@@ -25,6 +25,7 @@ import * as languageSortIndex from './2026-11-26T2200-language-sort-index.js';
 import * as searchKeywordIndex from './2026-11-26T2300-search-keyword-index.js';
 import * as listPageIndexes from './2026-11-27T1000-list-page-indexes.js';
 import * as operatorNotifications from './2026-11-27T1200-operator-notifications.js';
+import * as bookKeys from './2026-11-27T1800-book-keys.js';
 
 /** Migrations in code (not read from disk) so they run the same from sources, tests and bundles. */
 export const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T2300-search-keyword-index': searchKeywordIndex,
   '2026-11-27T1000-list-page-indexes': listPageIndexes,
   '2026-11-27T1200-operator-notifications': operatorNotifications,
+  '2026-11-27T1800-book-keys': bookKeys,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -127,6 +127,14 @@ export function pgFieldMatch(
   )})`;
 }
 
+/**
+ * Whether pgFieldMatch tests this keyword on the fields' keys (3 characters or more), which book_keys
+ * holds as well as books, rather than on a books row's grams.
+ */
+export function pgMatchesOnKeys(keyword: string): boolean {
+  return !isShortKeyword(keyword);
+}
+
 /** A condition's value, in a sub-select when it is a probe's (MatchOn): the planner sees a parameter. */
 function unseen(on: MatchOn, value: Expression<unknown>) {
   return on === 'probe' ? sql`(select ${value})` : value;
