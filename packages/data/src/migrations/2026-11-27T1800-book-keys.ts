@@ -10,8 +10,9 @@ import { isPostgres } from './migration-helpers.js';
  * matches sit on 2,100 of its pages; here, on rows of about 60, on 700. The admin list counts a title
  * or author filter's matches here.
  *
- * Kept by triggers on books, one statement each (a bulk import inserts its keys in one statement): an
- * insert adds the keys, an update that changes a key rewrites it, a delete cascades. Ids never change.
+ * Kept by statement triggers on books (a statement inserting many books adds all their keys in one):
+ * an insert adds the keys, an update that changes a key rewrites it, a delete cascades. Ids never
+ * change.
  * The keys keep no statistics, as books' do: the statements hide their keywords from the planner.
  */
 export async function up(db: Kysely<any>): Promise<void> {
