@@ -1,5 +1,6 @@
 import type { BookListSortField } from '@readlib/contracts';
 import {
+  type Compilable,
   type CompiledQuery,
   type Expression,
   expressionBuilder,
@@ -7,9 +8,10 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { Database } from '../database.js';
 import { dialectOf } from '../dialect.js';
-import { matchingIds, pgFieldMatch, pgMatchesOnKeys } from '../search/match.js';
+import { matchingIds, pgFieldMatch, pgKeyLike, pgKeyPattern, pgMatchesOnKeys } from '../search/match.js';
 import { prepareOnPostgres } from '../statement-marks.js';
 import { BOOK_SUMMARY_COLUMNS, type BookRow, selectBooks } from './book.repository.js';
 import { countBooks } from './book-draw.repository.js';
@@ -43,14 +45,13 @@ export interface AdminListFilter {
 export async function listBooksAdmin(
   db: Kysely<Database>,
   filter: AdminListFilter,
-  sort: { field: BookListSortField; dir: 'asc' | 'desc' },
-  page: { offset: number; limit: number },
+  sort: ListSort,
+  page: ListPage,
 ): Promise<{ rows: BookSummaryRow[]; total: number }> {
   const texts = TEXT_FILTERS.filter((field) => filter[field]);
-  const postgres = dialectOf(db) === 'postgres';
-  if (postgres && texts.length > 0)
-    return pgMatchesPage(db, filterConditions(db, filter), sort, page, onKeys(filter, sort));
-  if (!postgres && texts.length > 0 && !filter.category)
+  if (texts.length === 0 && !filter.category) return wholeListPage(db, sort, page);
+  if (dialectOf(db) === 'postgres' && texts.length > 0) return pgTextFilterPage(db, filter, sort, page);
+  if (dialectOf(db) === 'sqlite' && texts.length > 0 && !filter.category)
     return matchesPage(
       db,
       texts.map((field) => matchingIds(db, filter[field]!, [field])),
@@ -58,16 +59,50 @@ export async function listBooksAdmin(
       page,
     );
   const conditions = filterConditions(db, filter);
-  // without a filter the total is the maintained book counter, not a COUNT(*) over the catalogue
-  const total =
-    conditions.length > 0
-      ? countQuery(db, conditions)
-      : db.selectFrom('counters').select('value').where('name', '=', 'books');
+  const total = countQuery(db, conditions);
   const rows = await prepared(
     db,
     pageOfBooks(db, conditions, sort, page).select(total.as('total')).compile(),
   );
-  return withTotal(rows, page, () => (conditions.length > 0 ? countWhere(db, conditions) : countBooks(db)));
+  return withTotal(rows, page, () => countWhere(db, conditions));
+}
+
+type ListSort = { field: BookListSortField; dir: 'asc' | 'desc' };
+type ListPage = { offset: number; limit: number };
+
+/** A page of the whole list, its total the maintained book counter, not a COUNT(*) over the catalogue. */
+async function wholeListPage(db: Kysely<Database>, sort: ListSort, page: ListPage) {
+  const run = builtOnce(`all:${sort.field}:${sort.dir}`, (db, offset: number, limit: number) =>
+    pageOfBooks(db, [], sort, { offset, limit }).select(
+      db.selectFrom('counters').select('value').where('name', '=', 'books').as('total'),
+    ),
+  );
+  return withTotal(await run(db, page.offset, page.limit), page, () => countBooks(db));
+}
+
+/** PostgreSQL, a title or author filter (with or without a category): pgMatchesPage's one statement. */
+async function pgTextFilterPage(
+  db: Kysely<Database>,
+  filter: AdminListFilter,
+  sort: ListSort,
+  page: ListPage,
+) {
+  const texts = TEXT_FILTERS.filter((field) => filter[field]);
+  const conditions = () => filterConditions(db, filter);
+  const rows = onKeys(filter, sort)
+    ? await builtOnce(
+        `keys:${texts.join('+')}:${sort.dir}`,
+        (db, offset: number, limit: number, ...patterns: string[]) =>
+          pgMatchesPage(
+            db,
+            texts.map((field, i) => pgKeyLike(patterns[i]!, [field], 'probe')),
+            sort,
+            { offset, limit },
+            true,
+          ),
+      )(db, page.offset, page.limit, ...texts.map((field) => pgKeyPattern(filter[field]!)))
+    : await prepared(db, pgMatchesPage(db, conditions(), sort, page, false).compile());
+  return withTotal(rows, page, () => countWhere(db, conditions()));
 }
 
 /**
@@ -76,7 +111,7 @@ export async function listBooksAdmin(
  * the last counts apart.
  */
 async function withTotal(
-  rows: Array<BookSummaryRow & { total: number | string | bigint | null }>,
+  rows: PageRow[],
   page: { offset: number },
   count: () => Promise<number>,
 ): Promise<{ rows: BookSummaryRow[]; total: number }> {
@@ -92,8 +127,8 @@ async function withTotal(
 function pageOfBooks(
   db: Kysely<Database>,
   conditions: Expression<SqlBool>[],
-  sort: { field: BookListSortField; dir: 'asc' | 'desc' },
-  page: { offset: number; limit: number },
+  sort: ListSort,
+  page: ListPage,
 ) {
   const key = SORTABLE_FIELDS[sort.field];
   const pageIds = whereAll(db.selectFrom('books').select('books.id'), conditions)
@@ -166,8 +201,8 @@ async function countWhere(db: Kysely<Database>, conditions: Expression<SqlBool>[
 async function matchesPage(
   db: Kysely<Database>,
   [first, ...others]: Expression<any>[],
-  sort: { field: BookListSortField; dir: 'asc' | 'desc' },
-  page: { offset: number; limit: number },
+  sort: ListSort,
+  page: ListPage,
 ): Promise<{ rows: BookSummaryRow[]; total: number }> {
   const also = others.map((o) => sql`m.id in ${o}`);
   const matches = sql`${first} m ${also.length ? sql`where ${sql.join(also, sql` and `)}` : sql``}`;
@@ -210,13 +245,13 @@ function onKeys(filter: AdminListFilter, sort: { field: BookListSortField }): bo
  * matches' ids and sort keys are narrow where the page's rows are not. The conditions name their
  * columns unqualified: the keys are the same columns on book_keys as on books.
  */
-async function pgMatchesPage(
+function pgMatchesPage(
   db: Kysely<Database>,
   conditions: Expression<SqlBool>[],
-  sort: { field: BookListSortField; dir: 'asc' | 'desc' },
-  page: { offset: number; limit: number },
+  sort: ListSort,
+  page: ListPage,
   keysOnly: boolean,
-): Promise<{ rows: BookSummaryRow[]; total: number }> {
+): Compilable<PageRow> {
   const key = SORTABLE_FIELDS[sort.field];
   const matches = keysOnly
     ? whereAll(db.selectFrom('book_keys').select(['book_keys.id', 'book_keys.id as k']), conditions)
@@ -227,7 +262,7 @@ async function pgMatchesPage(
   const pageIds = sql<SqlBool>`books.id = any(array(select m.id from m order by m.k ${dir}, m.id ${dir}
     limit ${page.limit} offset ${page.offset}))`;
   // selectBookSummaries' rows, over the statement that names the matches
-  const query = db
+  return db
     .with(
       (cte) => cte('m').materialized(),
       () => matches,
@@ -239,7 +274,30 @@ async function pgMatchesPage(
     .where(pageIds)
     .orderBy(key, sort.dir)
     .orderBy('books.id', sort.dir);
-  return withTotal(await prepared(db, query.compile()), page, () => countWhere(db, conditions));
+}
+
+/** A page's rows, each with the total it was read with. */
+type PageRow = BookSummaryRow & { total: number | string | bigint | null };
+
+/**
+ * The list's commonest statements, built once per shape (compiledOnce; docs/decisions/
+ * statements-built-once.md) and bound at each call: a page of the whole list per sort, and on
+ * PostgreSQL a page of a keys-only filter (onKeys) per set of fields and direction, a few dozen shapes
+ * at most. Other filters are built at each call: their SQL follows the keyword (grams or keys).
+ */
+const builtShapes = new Map<string, unknown>();
+
+function builtOnce<A extends unknown[]>(
+  shape: string,
+  build: (db: Kysely<Database>, ...args: A) => Compilable<PageRow>,
+): (db: Kysely<Database>, ...args: A) => Promise<PageRow[]> {
+  type Run = (db: Kysely<Database>, ...args: A) => Promise<PageRow[]>;
+  let run = builtShapes.get(shape) as Run | undefined;
+  if (!run) {
+    run = compiledOnce(build);
+    builtShapes.set(shape, run);
+  }
+  return run;
 }
 
 /** The query with every condition added to its WHERE. */

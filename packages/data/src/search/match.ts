@@ -56,16 +56,35 @@ const SWAPPED = ' \u02ac';
 const SWAPPED_TO = '\u02ac ';
 
 /**
- * The LIKE pattern of "contains the keyword" in a key (pgKey): the keyword swapped as keys are, then
- * lowered by PostgreSQL itself, whose lower() made the keys (JavaScript's toLowerCase differs on a few
- * letters).
+ * The LIKE pattern of "contains the keyword" in a key (pgKey), but for its case: the keyword swapped as
+ * keys are. PostgreSQL lowers it itself (pgKeyLike), as its lower() made the keys (JavaScript's
+ * toLowerCase differs on a few letters).
  */
-function pgKeyPattern(keyword: string): Expression<string> {
+export function pgKeyPattern(keyword: string): string {
   const swapped = Array.from(trigramKeyword(keyword), (c) => {
     const at = SWAPPED.indexOf(c);
     return at < 0 ? c : SWAPPED_TO[at];
   }).join('');
-  return sql<string>`lower(${`%${escapeLike(swapped)}%`}::text)`;
+  return `%${escapeLike(swapped)}%`;
+}
+
+/**
+ * PostgreSQL: "one of these fields' keys is LIKE the pattern" (pgKeyPattern, bound as one value and
+ * lowered once), on a books row, on a book_keys row (the same columns) or on a book_values row with
+ * `textIn: 'value'`. A row read already is tested against the pattern lowered in a sub-select, not at
+ * every row.
+ */
+export function pgKeyLike(
+  pattern: string,
+  fields: SearchField[],
+  on: MatchOn,
+  textIn?: 'value',
+): Expression<SqlBool> {
+  const lowered = unseen(on === 'row' ? 'probe' : on, sql<string>`lower(${pattern}::text)`);
+  return sql<SqlBool>`(${sql.join(
+    fields.map((f) => sql`${pgKey(textIn ?? f)} like ${lowered}`),
+    sql` or `,
+  )})`;
 }
 
 /** SQLite: `select rowid as id from <fts table> where <match>` for the keyword in the given fields. */
@@ -119,12 +138,7 @@ export function pgFieldMatch(
       sql` or `,
     )})`;
   }
-  // a row read already is tested against the pattern lowered once, in a sub-select, not at every row
-  const pattern = unseen(on === 'row' ? 'probe' : on, pgKeyPattern(keyword));
-  return sql<SqlBool>`(${sql.join(
-    fields.map((f) => sql`${pgKey(textIn ?? f)} like ${pattern}`),
-    sql` or `,
-  )})`;
+  return pgKeyLike(pgKeyPattern(keyword), fields, on, textIn);
 }
 
 /**
