@@ -12,7 +12,7 @@ export interface Sink {
   /** columns with PostgreSQL array types, e.g. ['user_id:int', 'created_at:bigint'] */
   insert(table: string, columns: string[], rows: Iterable<Row>): Promise<number>;
   exec(sql: string): Promise<void>;
-  /** called after books are in: FTS rebuild and trigger restore on SQLite */
+  /** called after books are in: FTS rebuild and trigger restore on SQLite, book_keys on PostgreSQL */
   afterBooks(): Promise<void>;
   finish(): Promise<void>;
 }
@@ -168,6 +168,11 @@ function pgSink(url: string): Sink {
     },
     async afterBooks() {
       await client.query(`select setval(pg_get_serial_sequence('books', 'id'), (select max(id) from books))`);
+      // the bulk mode's replica role holds back every trigger, book_keys' too (migration
+      // 2026-11-27T1800-book-keys): its rows are copied as that migration copies them
+      await client.query(
+        'insert into book_keys (id, title_key, author_key) select id, title_key, author_key from books',
+      );
     },
     async finish() {
       await restore?.();
