@@ -50,7 +50,8 @@ export async function listBooksAdmin(
 ): Promise<{ rows: BookSummaryRow[]; total: number }> {
   const texts = TEXT_FILTERS.filter((field) => filter[field]);
   if (texts.length === 0 && !filter.category) return wholeListPage(db, sort, page);
-  if (dialectOf(db) === 'postgres' && texts.length > 0) return pgTextFilterPage(db, filter, sort, page);
+  if (dialectOf(db) === 'postgres' && texts.length > 0)
+    return pgTextFilterPage(db, filter, texts, sort, page);
   if (dialectOf(db) === 'sqlite' && texts.length > 0 && !filter.category)
     return matchesPage(
       db,
@@ -84,25 +85,28 @@ async function wholeListPage(db: Kysely<Database>, sort: ListSort, page: ListPag
 async function pgTextFilterPage(
   db: Kysely<Database>,
   filter: AdminListFilter,
+  texts: ReadonlyArray<(typeof TEXT_FILTERS)[number]>,
   sort: ListSort,
   page: ListPage,
 ) {
-  const texts = TEXT_FILTERS.filter((field) => filter[field]);
-  const conditions = () => filterConditions(db, filter);
-  const rows = onKeys(filter, sort)
-    ? await builtOnce(
-        `keys:${texts.join('+')}:${sort.dir}`,
-        (db, offset: number, limit: number, ...patterns: string[]) =>
-          pgMatchesPage(
-            db,
-            texts.map((field, i) => pgKeyLike(patterns[i]!, [field], 'probe')),
-            sort,
-            { offset, limit },
-            true,
-          ),
-      )(db, page.offset, page.limit, ...texts.map((field) => pgKeyPattern(filter[field]!)))
-    : await prepared(db, pgMatchesPage(db, conditions(), sort, page, false).compile());
-  return withTotal(rows, page, () => countWhere(db, conditions()));
+  const countAll = () => countWhere(db, filterConditions(db, filter));
+  if (!onKeys(filter, sort)) {
+    const query = pgMatchesPage(db, filterConditions(db, filter), sort, page, false);
+    return withTotal(await prepared(db, query.compile()), page, countAll);
+  }
+  const run = builtOnce(
+    `keys:${texts.join('+')}:${sort.dir}`,
+    (db, offset: number, limit: number, ...patterns: string[]) =>
+      pgMatchesPage(
+        db,
+        texts.map((field, i) => pgKeyLike(patterns[i]!, [field], 'probe')),
+        sort,
+        { offset, limit },
+        true,
+      ),
+  );
+  const patterns = texts.map((field) => pgKeyPattern(filter[field]!));
+  return withTotal(await run(db, page.offset, page.limit, ...patterns), page, countAll);
 }
 
 /**
@@ -230,7 +234,7 @@ async function matchesPage(
  * tests only keys (title and author keywords of 3 characters or more, no category) and the page is in
  * id order. Otherwise its conditions and its sort key are on books.
  */
-function onKeys(filter: AdminListFilter, sort: { field: BookListSortField }): boolean {
+function onKeys(filter: AdminListFilter, sort: ListSort): boolean {
   return (
     sort.field === 'id' &&
     !filter.category &&
