@@ -1,4 +1,6 @@
 import { readSync } from 'node:fs';
+// bound when this module loads: a test's fake timers must not stop held stamps from being released
+import { setImmediate as atNextTurn } from 'node:timers';
 import type SQLite from 'better-sqlite3';
 import type { CommitListener } from '../postgres/commit-notifications.js';
 
@@ -17,7 +19,8 @@ export function setCommitProbe(db: object, connection: SQLite.Database, shmFd?: 
   const stmt = connection.prepare('PRAGMA data_version').pluck();
   const dataVersion = () => (connection.open ? (stmt.get() as number) : undefined);
   const header = shmFd === undefined ? undefined : walIndexProbe(shmFd);
-  probes.set(db, header ? () => (connection.open ? header() : undefined) : dataVersion);
+  const probe = heldForTheTurn(header ?? dataVersion);
+  probes.set(db, () => (connection.open ? probe() : undefined));
   sources.set(db, header ? 'wal-index' : 'data_version');
 }
 
@@ -54,11 +57,52 @@ export function commitStampSource(db: object): StampSource | undefined {
  * A number that differs from any earlier one of `db` once anything has been committed to the database
  * since, by any process; undefined where the dialect tells nothing of the kind (PostgreSQL without
  * a commit listener or while it does not listen, an in-memory database, a transaction). Reads made after taking it see at least what it stands for, so a
- * value read after taking stamp `s` is still the database's while `commitStamp(db) === s`. The check
- * must stay far cheaper than the read it saves: one pread, no statement.
+ * value read after taking stamp `s` is still the database's while `commitStamp(db) === s`, as far as
+ * a request can tell: on SQLite a stamp is held for the turn of the event loop (heldForTheTurn). The
+ * check must stay far cheaper than the read it saves: one pread a turn, no statement.
  */
 export function commitStamp(db: object): number | undefined {
   return probes.get(db)?.();
+}
+
+/** Moves when the event loop starts a new turn and when this process commits (commitsMade). */
+let turn = 0;
+let turnEnding = false;
+
+function nextTurn(): void {
+  turnEnding = false;
+  turn++;
+}
+
+/**
+ * A statement that may have written ran on a writer of this process (split-driver.ts calls it after
+ * every one): the stamps held for this turn are read again, so a request that follows its own write,
+ * or another service's of this process, sees the commit at once.
+ */
+export function commitsMade(): void {
+  turn++;
+}
+
+/**
+ * One probe read per turn of the event loop (its poll phase, released at the check phase that follows)
+ * instead of one per request: the requests of a turn are those whose bytes were waiting when the turn
+ * began, so none was sent after a commit the held read missed unless the turn itself outlasted it.
+ * Another process's commit is thus seen from the next turn (a fraction of a millisecond under load,
+ * where PostgreSQL's notifications take milliseconds); this process's own, at once (commitsMade).
+ */
+function heldForTheTurn(probe: () => number | undefined): () => number | undefined {
+  let held: number | undefined;
+  let heldIn = -1;
+  return () => {
+    if (heldIn === turn) return held;
+    held = probe();
+    heldIn = turn;
+    if (!turnEnding) {
+      turnEnding = true;
+      atNextTurn(nextTurn);
+    }
+    return held;
+  };
 }
 
 /** The wal-index layout these reads rely on: its header's version field (sqlite.org/walformat.html). */

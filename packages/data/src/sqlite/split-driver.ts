@@ -7,6 +7,7 @@ import {
   SelectQueryNode,
   SqliteDialect,
 } from 'kysely';
+import { commitsMade } from './commit-probe.js';
 import { Mutex } from './mutex.js';
 import type { StatementSource } from './statement-cache.js';
 
@@ -107,7 +108,7 @@ class RoutedConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const { reader, writer } = this.driver.config;
-    if (this.#onWriter) return run(writer, query);
+    if (this.#onWriter) return afterWrite(run(writer, query));
     const read =
       SelectQueryNode.is(query.query) || (query.query.kind === 'RawNode' && isPlainRead(reader, query.sql));
     if (read) {
@@ -123,7 +124,7 @@ class RoutedConnection implements DatabaseConnection {
       }
     }
     await this.takeWriter();
-    return this.waitingForLock(() => run(writer, query));
+    return afterWrite(await this.waitingForLock(() => run(writer, query)));
   }
 
   // rows are yielded across turns of the event loop: on the reader a later statement would share the
@@ -178,6 +179,12 @@ class RoutedConnection implements DatabaseConnection {
       }
     }
   }
+}
+
+/** A statement on the writer may have committed (a write outside a transaction, or `commit` itself). */
+function afterWrite<T>(result: T): T {
+  commitsMade();
+  return result;
 }
 
 // the sleeps of SQLite's own busy handler, in milliseconds; the last repeats

@@ -18,6 +18,9 @@ import { setCommitProbe } from '../../src/sqlite/commit-probe.js';
 import { sampleBook, testDialects } from '../../src/testing/index.js';
 
 const dialects = await testDialects();
+
+/** The probe reads once per turn of the event loop: a read after this one is a fresh one. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sqliteOnly = dialects.filter((d) => d.name === 'sqlite');
 
 describe.each(sqliteOnly)(
@@ -79,11 +82,32 @@ describe.each(sqliteOnly)(
       await h.db.selectFrom('books').select('id').execute();
       const before = commitStamp(h.db);
       child('select count(*) from books');
+      await nextTurn();
       expect(commitStamp(h.db)).toBe(before);
       child('create table scratch (x integer); insert into scratch values (1)');
+      // held for the rest of the turn in which it was read: requests of one turn share one read
+      expect(commitStamp(h.db)).toBe(before);
+      await nextTurn();
       const after = commitStamp(h.db);
       expect(after).not.toBe(before);
+      await nextTurn();
       expect(commitStamp(h.db)).toBe(after);
+    });
+
+    it('reads again within the turn once this process commits, whichever handle committed', async () => {
+      if (h.config.dialect !== 'sqlite') throw new Error('unreachable');
+      const other = createDb(h.config);
+      try {
+        const s0 = commitStamp(h.db);
+        // no turn between: the commit of this process's writer releases what the turn held
+        await insertBook(other.db, sampleBook(), []);
+        const s1 = commitStamp(h.db);
+        expect(s1).not.toBe(s0);
+        await other.db.selectFrom('books').select('id').execute();
+        expect(commitStamp(h.db)).toBe(s1);
+      } finally {
+        await other.destroy();
+      }
     });
 
     it('stays through a rolled-back transaction', async () => {
@@ -137,55 +161,61 @@ describe('commitStamp read from a wal-index header (sqlite.org/walformat.html)',
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stays while the header stays, and moves once for each new header', () => {
+  // a read in a turn of its own each time: within one turn the first read is held
+  const fresh = async () => {
+    await nextTurn();
+    return commitStamp(db);
+  };
+
+  it('stays while the header stays, and moves once for each new header', async () => {
     setCommitProbe(db, connection, fd);
     expect(commitStampSource(db)).toBe('wal-index');
-    const s0 = commitStamp(db);
-    expect(commitStamp(db)).toBe(s0);
+    const s0 = await fresh();
+    expect(await fresh()).toBe(s0);
     writeFileSync(shm, header(9));
-    const s1 = commitStamp(db);
+    const s1 = await fresh();
     expect(s1).not.toBe(s0);
-    expect(commitStamp(db)).toBe(s1);
+    expect(await fresh()).toBe(s1);
   });
 
-  it('moves on every read while the two copies differ (a header being written), then settles', () => {
+  it('moves on every read while the two copies differ (a header being written), then settles', async () => {
     setCommitProbe(db, connection, fd);
-    const s0 = commitStamp(db);
+    const s0 = await fresh();
     const torn = header(5);
     torn.writeUInt32LE(6, 48 + 16); // the second copy is written first
     writeFileSync(shm, torn);
-    const s1 = commitStamp(db);
-    const s2 = commitStamp(db);
+    const s1 = await fresh();
+    const s2 = await fresh();
     expect(new Set([s0, s1, s2]).size).toBe(3);
     writeFileSync(shm, header(6));
-    const s3 = commitStamp(db);
+    const s3 = await fresh();
     expect([s0, s1, s2]).not.toContain(s3);
-    expect(commitStamp(db)).toBe(s3);
+    expect(await fresh()).toBe(s3);
   });
 
-  it('moves while the header is not set up, or short', () => {
+  it('moves while the header is not set up, or short', async () => {
     setCommitProbe(db, connection, fd);
-    const s0 = commitStamp(db);
+    const s0 = await fresh();
     const unset = header(5);
     unset[12] = 0;
     unset[48 + 12] = 0;
     writeFileSync(shm, unset);
-    const s1 = commitStamp(db);
+    const s1 = await fresh();
     expect(s1).not.toBe(s0);
-    expect(commitStamp(db)).not.toBe(s1);
+    expect(await fresh()).not.toBe(s1);
     writeFileSync(shm, header(5).subarray(0, 60));
-    const s2 = commitStamp(db);
-    expect(commitStamp(db)).not.toBe(s2);
+    const s2 = await fresh();
+    expect(await fresh()).not.toBe(s2);
   });
 
-  it('asks data_version instead where the file holds no header of the known version', () => {
+  it('asks data_version instead where the file holds no header of the known version', async () => {
     const other = header(5);
     other.writeUInt32LE(3100000, 0);
     other.writeUInt32LE(3100000, 48);
     writeFileSync(shm, other);
     setCommitProbe(db, connection, fd);
     expect(commitStampSource(db)).toBe('data_version');
-    expect(commitStamp(db)).toEqual(expect.any(Number));
+    expect(await fresh()).toEqual(expect.any(Number));
   });
 });
 
