@@ -93,6 +93,21 @@ describe('DetailAnswers bytes', () => {
     }
   });
 
+  it('sends every unrated caller the kept bytes themselves, and a rated caller a copy that leaves them as they were', async () => {
+    const keeps = new ReaderKeeps();
+    const answers = new DetailAnswers(keeps, urls);
+    const [, row, facts] = cases[1]!;
+    const unrated = planOf(keeps, row, facts, false).plan;
+    const first = await answers.envelope({ ...unrated, rank: 0 });
+    const before = Buffer.from(first);
+    expect(await answers.envelope({ ...unrated, rank: 0 })).toBe(first);
+    const rated = await answers.envelope({ ...unrated, rank: 4 });
+    expect(rated).not.toBe(first);
+    expect(rated.equals(await serialised(row, { ...facts, rank: 4 }))).toBe(true);
+    expect(first.equals(before)).toBe(true);
+    expect(first.equals(await serialised(row, { ...facts, rank: 0 }))).toBe(true);
+  });
+
   it("keeps a row's part per row object: an edited book is a new row, sent as it now is", () => {
     const answers = new DetailAnswers(new ReaderKeeps(), urls);
     const facts = cases[0]![2];

@@ -17,10 +17,13 @@ import { DATA_HEAD, keptBytes, sendJson } from '../route-options.js';
 export const DETAIL_ANSWERS_KEPT = 10_000;
 
 interface Answer {
-  /** the envelope up to the caller's rank, as UTF-8 bytes */
-  head: Buffer;
-  /** the envelope after it */
-  tail: Buffer;
+  /**
+   * the envelope of a caller who has not rated the book (rank 0: every anonymous caller), as UTF-8
+   * bytes: sent as it is, never changed (many responses may be writing it at once)
+   */
+  unrated: Buffer;
+  /** where its rank field begins: another caller's rank goes in its place */
+  rankAt: number;
 }
 
 /**
@@ -30,8 +33,8 @@ interface Answer {
  * answer. The bytes are what the route's schema serialiser writes for the same detail, field for
  * field in the contract's order (tested against it).
  *
- * A whole answer is also kept per book and shared by every caller, with the caller's own rank put in
- * its place. It depends on the book's row (the catalogue version, keyed by book), on readers'
+ * A whole answer is also kept per book and shared by every caller: a caller who has not rated the
+ * book (every anonymous one) is sent the kept bytes themselves, another gets a copy with their rank. It depends on the book's row (the catalogue version, keyed by book), on readers'
  * nicknames and avatars (the profiles version), and on the book's counts, which are read on every
  * request and are the entry's tag: every view (so every change of its ten readers) and every rating
  * moves one. The answer of a request that recorded a view is not kept: the next registered reader's
@@ -68,7 +71,10 @@ export class DetailAnswers {
     const facts = await plan.facts();
     if (plan.visited) return this.bytes(plan.book, facts, plan.rank);
     const { head, readers, tail } = this.parts(plan.book, facts);
-    const answer = { head: joined([head, readers], true), tail: keptBytes(tail) };
+    const answer = {
+      unrated: joined([head, readers, UNRATED, tail], true),
+      rankAt: head.length + Buffer.byteLength(readers),
+    };
     this.answers.set(plan.book.id, answer, plan.seen, plan.tag);
     return withRank(answer, plan.rank);
   }
@@ -104,8 +110,11 @@ function joined(parts: ReadonlyArray<Buffer | string>, kept = false): Buffer {
 }
 
 const rankField = (rank: number): string => `"rank":${int(rank)}`;
+const UNRATED = rankField(0);
 
-/** A kept answer with the caller's rank between its parts. */
+/** A kept answer with the caller's rank: the kept bytes themselves for rank 0, else a copy. */
 function withRank(a: Answer, rank: number): Buffer {
-  return joined([a.head, rankField(rank), a.tail]);
+  if (int(rank) === 0) return a.unrated;
+  const { unrated, rankAt } = a;
+  return joined([unrated.subarray(0, rankAt), rankField(rank), unrated.subarray(rankAt + UNRATED.length)]);
 }
