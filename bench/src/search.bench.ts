@@ -73,6 +73,7 @@ const ctx: ReaderContext = {
   now: Date.now,
   writes: directWrites(h.db),
   keeps: new ReaderKeeps(),
+  reportError: (err, what) => console.error(what, err),
 };
 // warm the page cache and prepared paths a little (not recorded)
 for (const { kw } of list.slice(0, 20)) await search(ctx, { keyword: kw });

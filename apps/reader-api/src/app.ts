@@ -1,7 +1,7 @@
 import type { SharedStore } from '@readlib/cache';
 import { PublicUrls, type ReaderContext, ReaderKeeps } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
-import { type Database, poolStats, WriteBatcher } from '@readlib/data';
+import { type Database, poolStats, WriteBatcher, type Writes } from '@readlib/data';
 import { type App, createBaseApp } from '@readlib/http';
 import { type Kysely, sql } from 'kysely';
 import type { FetchLike } from './platforms/upstream.js';
@@ -20,6 +20,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** what this reader process keeps (the table of docs/architecture/caches.md) */
     readerKeeps: ReaderKeeps;
+    /**
+     * the reader's group commit: `drain()` resolves once every write handed over so far has committed,
+     * the search lines written behind their answers included
+     */
+    readerWrites: Writes;
   }
 }
 
@@ -66,12 +71,14 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
     onStoreError: (err) => app.log.debug({ err: err.message }, 'shared store failed: value computed'),
   });
   app.decorate('readerKeeps', keeps);
+  app.decorate('readerWrites', writes);
   const ctx: ReaderContext = {
     db: deps.db,
     urls: new PublicUrls(config.publicBaseUrl),
     now: deps.now ?? Date.now,
     writes,
     keeps,
+    reportError: (err, what) => app.log.warn({ err }, what),
   };
   // requests await their writes, so this only matters for a write whose caller went away
   app.addHook('onClose', () => writes.drain());

@@ -83,3 +83,9 @@ export async function view(t: Harness, fileName: string, openId: string) {
 }
 
 export const shelfArg = (openId: string, fileName: string) => JSON.stringify({ openId, fileName });
+
+/** The search log once every search answered so far has its line (a search's line commits after its answer). */
+export async function settledSearchLog(t: Harness) {
+  await t.app.readerWrites.drain();
+  return t.h.db.selectFrom('search_log').select(['keyword', 'open_id', 'created_at']).orderBy('id').execute();
+}

@@ -3,7 +3,16 @@ import { OpdsMediaType, type RouteSpec, readerRoutes } from '@readlib/contracts'
 import { updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GZIP_FROM_BYTES } from '../src/routes/opds/feed-answers.js';
-import { dialects, type Harness, harness, register, seedBook, seedBooks, view } from './helpers.js';
+import {
+  dialects,
+  type Harness,
+  harness,
+  register,
+  seedBook,
+  seedBooks,
+  settledSearchLog,
+  view,
+} from './helpers.js';
 import {
   assertWellFormed,
   opds2FeedErrors,
@@ -275,11 +284,7 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
 
   it("an app's search is logged like a reader's: its first page, without an openId; HEAD and later pages not", async () => {
     for (let i = 0; i < 25; i++) await seedBook(t, { title: `Dune ${i}` });
-    const logged = async () =>
-      (await t.h.db.selectFrom('search_log').select(['keyword', 'open_id']).execute()).map((r) => [
-        r.keyword,
-        r.open_id,
-      ]);
+    const logged = async () => (await settledSearchLog(t)).map((r) => [r.keyword, r.open_id]);
     expect((await get('/opds/search?query=Dune')).statusCode).toBe(200);
     expect((await get('/opds/v2/search?query=DUNE')).statusCode).toBe(200);
     expect((await get('/opds/search?query=Dune&page=2')).statusCode).toBe(200);

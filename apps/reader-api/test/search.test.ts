@@ -1,6 +1,6 @@
 import { deleteBook, updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dialects, get, type Harness, harness, seedBook } from './helpers.js';
+import { dialects, get, type Harness, harness, seedBook, settledSearchLog } from './helpers.js';
 
 const names = (list: Array<{ fileName: string }>) => list.map((b) => b.fileName);
 
@@ -111,11 +111,7 @@ describe.each(dialects)('spec §4.5 / decisions.md §3 search on $name', (dialec
     // HEAD answers like GET but searches nothing for a reader: not logged
     const head = await t.app.inject({ method: 'HEAD', url: '/book/search?keyword=delta&openId=u9' });
     expect([head.statusCode, head.body]).toEqual([200, '']);
-    const rows = await t.h.db
-      .selectFrom('search_log')
-      .select(['keyword', 'open_id', 'created_at'])
-      .orderBy('id')
-      .execute();
+    const rows = await settledSearchLog(t);
     expect(rows.map((r) => [r.keyword, r.open_id, Number(r.created_at)])).toEqual([
       ['alpha', 'u9', t.clock.now],
       ['beta', null, t.clock.now],

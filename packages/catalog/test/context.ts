@@ -12,6 +12,10 @@ export function readerContext(db: Kysely<Database>, parts: Partial<ReaderContext
     now: Date.now,
     writes: directWrites(db),
     keeps: new ReaderKeeps(),
+    // an unhandled rejection, which fails the test that caused it
+    reportError: (err) => {
+      throw err;
+    },
     ...parts,
   };
 }

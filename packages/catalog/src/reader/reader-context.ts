@@ -15,6 +15,8 @@ export interface ReaderContext {
   writes: Writes;
   /** what the process keeps, and the sync every request starts with */
   keeps: ReaderKeeps;
+  /** told of a write that failed after its request was answered (a search's log line) */
+  reportError: (err: unknown, what: string) => void;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   searchBooks,
   searchFacet,
   searchList,
+  type Writes,
 } from '@readlib/data';
 import { toBookSummary } from '../book.mapper.js';
 import { givenText } from '../filters.js';
@@ -34,7 +35,8 @@ export interface SearchInput {
 }
 
 /**
- * Keyword search over title, author, publisher and category name; every search is logged (decisions.md §3).
+ * Keyword search over title, author, publisher and category name; every search is logged (decisions.md §3),
+ * behind its answer (logReaderSearch).
  * The answer depends on the catalogue alone, so it is kept for its catalogue version, which a book
  * write in any process moves: a keyword searched again (readers search the same few words) is answered
  * without its index queries until the catalogue changes. The log is
@@ -59,9 +61,31 @@ export async function search(ctx: ReaderContext, input: SearchInput, log = true)
 /** The searches of a moment, logged by one write: their rows in one insert, each keyword counted once. */
 const searchLog = new MergedWrite<SearchLogEntry>(logSearches);
 
-/** Logs a reader's (or an app's) search; resolves once it is committed with the others of its write. */
+/**
+ * Search lines handed to a Writes and not yet committed, past which a search waits for its own: a
+ * database slower than the searches keeps a bounded queue, and its pace reaches the readers.
+ */
+export const SEARCH_LOGS_PENDING_MAX = 1_000;
+const pendingLogs = new WeakMap<Writes, number>();
+
+/**
+ * Logs a reader's (or an app's) search. The answer does not wait for the line: it commits with the
+ * others of its moment right after (hot searches and the word cloud count the last 30 days, hot
+ * searches re-read every few seconds), a stop drains it (the app's onClose), and a line that fails is
+ * reported and does not fail the search. While SEARCH_LOGS_PENDING_MAX lines wait, the next search's
+ * promise waits for its own line, as every search's did before lines were written behind answers.
+ */
 export function logReaderSearch(ctx: ReaderContext, keyword: string, openId: string | null): Promise<void> {
-  return searchLog.add(ctx.writes, { keyword, openId, at: ctx.now() });
+  const written = searchLog.add(ctx.writes, { keyword, openId, at: ctx.now() });
+  const pending = pendingLogs.get(ctx.writes) ?? 0;
+  if (pending >= SEARCH_LOGS_PENDING_MAX) return written;
+  pendingLogs.set(ctx.writes, pending + 1);
+  const settled = () => pendingLogs.set(ctx.writes, (pendingLogs.get(ctx.writes) ?? 1) - 1);
+  written.then(settled, (err) => {
+    settled();
+    ctx.reportError(err, 'search not logged');
+  });
+  return Promise.resolve();
 }
 
 async function answer(
