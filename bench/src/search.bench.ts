@@ -96,6 +96,8 @@ for (const [i, { kw }] of list.slice(0, Number(values.like)).entries()) {
   likeTimes.push(ms);
   pairs.push(ms / times[i]!);
 }
+// a search's line is written after its answer
+await ctx.writes.drain();
 await h.destroy();
 
 const stat = (a: number[]) => {

@@ -3,7 +3,7 @@ import { sampleBook, testDialects } from '@readlib/data/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReaderContext } from '../src/reader/reader-context.js';
 import { search } from '../src/reader/search.service.js';
-import { readerContext } from './context.js';
+import { drainWrites, readerContext } from './context.js';
 
 const dialects = await testDialects();
 
@@ -17,7 +17,11 @@ describe.each(dialects)('search categories kept per catalogue version on $name',
     h = await dialect.create();
     ctx = readerContext(h.db);
   });
-  afterEach(async () => h.destroy());
+  afterEach(async () => {
+    // a search's line is written after its answer
+    await drainWrites(h.db);
+    await h.destroy();
+  });
 
   const categories = async (keyword: string) =>
     (await search(ctx, { keyword })).category.map((c) => c.categoryText);

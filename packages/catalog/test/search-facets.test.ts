@@ -5,7 +5,7 @@ import { PopularValuesMemo } from '../src/reader/popular-values.js';
 import type { ReaderContext } from '../src/reader/reader-context.js';
 import { ReaderKeeps } from '../src/reader/reader-keeps.js';
 import { search } from '../src/reader/search.service.js';
-import { readerContext } from './context.js';
+import { drainWrites, readerContext } from './context.js';
 
 const dialects = await testDialects();
 
@@ -17,7 +17,11 @@ describe.each(dialects)('search facets from kept values on $name', (dialect) => 
   beforeEach(async () => {
     h = await dialect.create();
   });
-  afterEach(async () => h.destroy());
+  afterEach(async () => {
+    // a search's line is written after its answer
+    await drainWrites(h.db);
+    await h.destroy();
+  });
 
   /**
    * keeps holding the `max` most frequent values per field, or all of a field's values when it has at

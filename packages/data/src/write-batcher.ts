@@ -20,7 +20,20 @@ export interface Writes {
 
 /** Each write on its own, as the repository function makes it: for one-shot callers and tests. */
 export function directWrites(db: Kysely<Database>): Writes {
-  return { run: (work) => work(db), drain: async () => {} };
+  // the writes not yet settled: a caller may hand one over without awaiting it (a search's line)
+  const running = new Set<Promise<unknown>>();
+  return {
+    run: (work) => {
+      const written = work(db);
+      running.add(written);
+      const settled = () => running.delete(written);
+      written.then(settled, settled);
+      return written;
+    },
+    drain: async () => {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
 }
 
 /**

@@ -196,6 +196,34 @@ describe.each(dialects)('WriteBatcher on $name', (dialect) => {
       expect(await logged()).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2']);
     });
 
+    it('drains direct writes handed over without being awaited, failed ones too', async () => {
+      const direct = directWrites(h.db);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const settled: string[] = [];
+      void direct.run(async (db) => {
+        await held;
+        await logSearches(db, [{ keyword: 'late', openId: null, at: 1 }]);
+        settled.push('late');
+      });
+      void direct
+        .run(async () => {
+          await held;
+          throw new Error('refused');
+        })
+        .catch(() => settled.push('refused'));
+      const drained = direct.drain().then(() => settled.push('drained'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(settled).toEqual([]);
+      release();
+      await drained;
+      expect(settled.slice(-1)).toEqual(['drained']);
+      expect(settled.sort()).toEqual(['drained', 'late', 'refused']);
+      expect(await logged()).toEqual(['late']);
+    });
+
     it('takes no item into a work whose batch failed before running it', async () => {
       const { calls, merged } = countedLog();
       const refused = new Error('no transaction');
