@@ -84,6 +84,25 @@ describe.each(dialects)("a search's log line on $name", (dialect) => {
     await vi.waitFor(async () => expect(await lines()).toHaveLength(SEARCH_LOGS_PENDING_MAX + 2));
   });
 
+  it(`fails with its own line while ${SEARCH_LOGS_PENDING_MAX} lines wait; the lines before it are reported`, async () => {
+    let refuse = () => {};
+    const refused = new Promise<never>((_, reject) => {
+      refuse = () => reject(new Error('disk full'));
+    });
+    refused.catch(() => {});
+    const reported: string[] = [];
+    const ctx = readerContext(h.db, {
+      writes: { run: () => refused, drain: async () => {} },
+      reportError: (err, what) => reported.push(`${what}: ${(err as Error).message}`),
+    });
+    for (let i = 0; i < SEARCH_LOGS_PENDING_MAX; i++) await logReaderSearch(ctx, `k${i}`, null);
+    const next = logReaderSearch(ctx, 'one too many', null);
+    refuse();
+    await expect(next).rejects.toThrow('disk full');
+    await vi.waitFor(() => expect(reported).toHaveLength(SEARCH_LOGS_PENDING_MAX));
+    expect(new Set(reported)).toEqual(new Set(['search not logged: disk full']));
+  });
+
   it('does not fail the search when its line fails: the failure is reported', async () => {
     const reported: Array<[string, string]> = [];
     const ctx = readerContext(h.db, {

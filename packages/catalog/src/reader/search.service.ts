@@ -73,7 +73,7 @@ const pendingLogs = new WeakMap<Writes, number>();
  * others of its moment right after (hot searches and the word cloud count the last 30 days, hot
  * searches re-read every few seconds), a stop drains it (the app's onClose), and a line that fails is
  * reported and does not fail the search. While SEARCH_LOGS_PENDING_MAX lines wait, the next search's
- * promise waits for its own line.
+ * promise is its own line's: it waits for the line, and fails with it.
  */
 export function logReaderSearch(ctx: ReaderContext, keyword: string, openId: string | null): Promise<void> {
   const written = searchLog.add(ctx.writes, { keyword, openId, at: ctx.now() });
