@@ -18,7 +18,7 @@ import { readersOf, statsOf } from './kept-reads.js';
 import { type ReaderContext, readerWrite, syncCatalog, write } from './reader-context.js';
 import { findUserKey, registeredUser } from './user.service.js';
 
-/** The views of a moment, recorded by one write (PostgreSQL: one statement, with what each detail shows). */
+/** The views of a moment, recorded by one write (PostgreSQL: one statement) answering what each detail shows. */
 const views = new MergedWrite<ViewItem, ViewedBook | 'recorded' | 'gone'>((db, items) =>
   recordViews(db, items, READERS_MAX),
 );

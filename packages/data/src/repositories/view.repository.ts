@@ -6,8 +6,9 @@ import { dialectOf } from '../dialect.js';
 import { longRead } from '../sqlite/read-worker.js';
 import { prepareOnPostgres } from '../statement-marks.js';
 import { inTransaction } from '../write-batcher.js';
-import { type BookStats, countBookView, toBookStats } from './activity-stats.repository.js';
+import { type BookStats, bookStats, countBookView, toBookStats } from './activity-stats.repository.js';
 import { numberKey } from './group-keys.js';
+import { userRank } from './rating.repository.js';
 
 /** What a book detail shows after a reader's view, as the view's own statement read it (PostgreSQL). */
 export interface ViewedBook {
@@ -22,10 +23,12 @@ export interface ViewedBook {
  * A detail view: one log row (screens), the latest view per reader (readers), and the book's view counts
  * (hot lists) and reader count (readerNum), in one transaction.
  *
- * On PostgreSQL the same statement also returns what the detail shows next (`ViewedBook`, with up to
- * `readers` readers): read after the commit they would be three more round trips. On SQLite it returns
- * undefined: reads there are in-process and cheap once committed, and read inside the write they would
- * hold the one writer longer.
+ * With `readers` > 0 it also returns what the detail shows next (`ViewedBook`, with up to `readers`
+ * readers), read inside the write. On PostgreSQL the same statement returns it: read after the commit
+ * it would be three more round trips. On SQLite it is read on the writer before the commit, where the
+ * pages just written are in the writer's cache: read after the commit on the other connection, which
+ * drops its cache when another one commits, those pages are read again from the write-ahead log.
+ * With `readers` = 0 it returns undefined on SQLite.
  */
 export async function recordView(
   db: Kysely<Database>,
@@ -41,15 +44,28 @@ export async function recordView(
       throw Object.assign(new Error('view of a book or reader that is gone'), { code: '23503' });
     return viewed;
   }
-  await inTransaction(db, async (trx) => {
+  return inTransaction(db, async (trx) => {
     await logView(trx, userId, bookId, now);
     // two statements rather than one upsert: the count must know whether this viewer is new
     const added = await addReader(trx, bookId, userId, now);
     const newReader = Number(added.numAffectedRows ?? 0) > 0;
     if (!newReader) await touchReader(trx, now, bookId, userId);
     await countBookView(trx, bookId, now, newReader);
+    return readers > 0 ? viewedBook(trx, { userId, bookId }, readers) : undefined;
   });
-  return undefined;
+}
+
+/** What a book detail shows after a view, read in the view's transaction (SQLite). */
+async function viewedBook(
+  trx: Kysely<Database>,
+  v: Pick<ViewItem, 'userId' | 'bookId'>,
+  readers: number,
+): Promise<ViewedBook> {
+  return {
+    stats: await bookStats(trx, v.bookId),
+    readers: await recentReaderKeys(trx, v.bookId, readers),
+    rank: await userRank(trx, v.userId, v.bookId),
+  };
 }
 
 export interface ViewItem {
@@ -60,10 +76,10 @@ export interface ViewItem {
 
 /**
  * The views of several readers, as recordView would record them one after another (the service hands
- * the views of a moment over together: MergedWrite). Each item's answer: on PostgreSQL what its detail
- * shows next (`ViewedBook`, the counts and readers after all of them); on SQLite 'recorded'; 'gone' when
- * its book or reader was deleted since the request read it (nothing of that view is written, the
- * others are).
+ * the views of a moment over together: MergedWrite). Each item's answer: with `readers` > 0 what its
+ * detail shows next (`ViewedBook`, the counts and readers after all of them), else 'recorded' on
+ * SQLite; 'gone' when its book or reader was deleted since the request read it (nothing of that view
+ * is written, the others are).
  */
 export async function recordViews(
   db: Kysely<Database>,
@@ -84,7 +100,12 @@ export async function recordViews(
         done.push('gone');
       }
     }
-    return done;
+    if (readers === 0) return done;
+    // after them all, as PostgreSQL's statement answers (recordView explains why before the commit)
+    const viewed: Array<ViewedBook | 'gone'> = [];
+    for (const [i, v] of items.entries())
+      viewed.push(done[i] === 'gone' ? 'gone' : await viewedBook(trx, v, readers));
+    return viewed;
   });
 }
 
