@@ -13,6 +13,10 @@ import { removeShelvedSince, sampleOf, startServer } from './lib/servers.js';
  * route, p50/p99 latency, and errors / non-2xx responses. `--sample N`: requests name N books drawn
  * uniformly (half of them; the other half as often as the view log names them). `--churn N`: N book edits per second through
  * the admin API during each reader endpoint's run (an operator at work: the catalogue version moves).
+ * Before its `--warmup` seconds, each reader endpoint but the shelf's writes is sent `--fill` requests
+ * per sampled reader (default 10, as bench:shipped): a running service holds its readers' shelves,
+ * liked categories and users, and on a slow machine a few seconds of warm-up leave a large share of
+ * first visits in the measured run, each a few round trips on PostgreSQL.
  */
 const { values } = parseArgs({
   options: {
@@ -26,6 +30,8 @@ const { values } = parseArgs({
     churn: { type: 'string', default: '0' },
     // how many books (and users) requests are drawn from, uniformly, beside the view-weighted ones
     sample: { type: 'string', default: '2000' },
+    // requests per sampled reader sent to each reader endpoint before its warm-up (0: none)
+    fill: { type: 'string', default: '10' },
   },
 });
 const seconds = Number(values.seconds);
@@ -55,6 +61,15 @@ try {
     const seed = ep.name === 'shelf/remove' ? 1000 + i - 1 : 1000 + i;
     const churn =
       ep.server === 'reader' ? startChurn(servers.admin.url, token, sample, Number(values.churn)) : undefined;
+    const fill = Number(values.fill);
+    if (fill > 0 && ep.server === 'reader' && ep.name !== 'shelf/save' && ep.name !== 'shelf/remove')
+      await loadGet(server.url, ep.path, {
+        connections,
+        seconds: 0,
+        seed: seed + 400,
+        requests: fill * sample.openIds.length,
+        headers: ep.headers,
+      });
     if (Number(values.warmup) > 0 && ep.name !== 'shelf/remove')
       await loadGet(server.url, ep.path, {
         connections,
