@@ -10,7 +10,7 @@ import { type BookStats, bookStats, countBookView, toBookStats } from './activit
 import { numberKey } from './group-keys.js';
 import { userRank } from './rating.repository.js';
 
-/** What a book detail shows after a reader's view, as the view's own statement read it (PostgreSQL). */
+/** What a book detail shows after a reader's view, read in the view's own write (recordView, recordViews). */
 export interface ViewedBook {
   stats: BookStats;
   /** the book's most recent distinct readers after the view, newest first, as recentReaderKeys has them */
@@ -51,21 +51,26 @@ export async function recordView(
     const newReader = Number(added.numAffectedRows ?? 0) > 0;
     if (!newReader) await touchReader(trx, now, bookId, userId);
     await countBookView(trx, bookId, now, newReader);
-    return readers > 0 ? viewedBook(trx, { userId, bookId }, readers) : undefined;
+    return readers > 0 ? viewedBook(trx, { userId, bookId }, readers, new Map()) : undefined;
   });
 }
 
-/** What a book detail shows after a view, read in the view's transaction (SQLite). */
+/**
+ * What a book detail shows after a view, read in the view's transaction (SQLite). A book's counts and
+ * readers are the same for every view of it in a batch, read after them all: `books` holds them once read.
+ */
 async function viewedBook(
   trx: Kysely<Database>,
   v: Pick<ViewItem, 'userId' | 'bookId'>,
   readers: number,
+  books: Map<number, Omit<ViewedBook, 'rank'>>,
 ): Promise<ViewedBook> {
-  return {
-    stats: await bookStats(trx, v.bookId),
-    readers: await recentReaderKeys(trx, v.bookId, readers),
-    rank: await userRank(trx, v.userId, v.bookId),
-  };
+  let book = books.get(v.bookId);
+  if (!book) {
+    book = { stats: await bookStats(trx, v.bookId), readers: await recentReaderKeys(trx, v.bookId, readers) };
+    books.set(v.bookId, book);
+  }
+  return { ...book, rank: await userRank(trx, v.userId, v.bookId) };
 }
 
 export interface ViewItem {
@@ -103,8 +108,9 @@ export async function recordViews(
     if (readers === 0) return done;
     // after them all, as PostgreSQL's statement answers (recordView explains why before the commit)
     const viewed: Array<ViewedBook | 'gone'> = [];
+    const books = new Map<number, Omit<ViewedBook, 'rank'>>();
     for (const [i, v] of items.entries())
-      viewed.push(done[i] === 'gone' ? 'gone' : await viewedBook(trx, v, readers));
+      viewed.push(done[i] === 'gone' ? 'gone' : await viewedBook(trx, v, readers, books));
     return viewed;
   });
 }
