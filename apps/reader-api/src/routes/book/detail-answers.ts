@@ -37,9 +37,9 @@ interface Answer {
  * book (every anonymous one) is sent the kept bytes themselves, another gets a copy with their rank.
  * It depends on the book's row (the catalogue version, keyed by book), on readers' nicknames and
  * avatars (the profiles version), and on the book's counts, which are read on every request and are
- * the entry's tag: every view (so every change of its ten readers) and every rating moves one. The answer of a request that recorded a view is not kept: the next registered reader's
- * view moves the counts again, so mostly only an anonymous caller could have used it, and that one
- * keeps its own.
+ * the entry's tag: every view (so every change of its ten readers) and every rating moves one. The
+ * answer of a request that recorded a view is not kept: the next registered reader's view moves the
+ * counts again, so mostly only an anonymous caller could have used it, and that one keeps its own.
  */
 export class DetailAnswers {
   private readonly answers: Keep<ReaderVersion, number, Answer>;
