@@ -63,6 +63,7 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
       return true;
     },
     poolStats: () => poolStats(deps.db),
+    filesPrefix: '/res/',
   });
   const writes = new WriteBatcher(deps.db);
   const keeps = new ReaderKeeps({

@@ -24,7 +24,15 @@ describe.each(dialects)('decisions.md §2 error rows of the reader API on $name'
       status: 404,
       body: { error_code: 1 },
     });
-    expect(await get(t, '/book/nothing-here')).toMatchObject({ status: 404, body: { error_code: 1 } });
+    expect(await get(t, '/book/nothing-here')).toMatchObject({
+      status: 404,
+      body: { error_code: 1, msg: 'route GET /book/nothing-here not found' },
+    });
+    // under /res/ a miss is a file the store does not hold, not a route
+    expect(await get(t, '/res/epub/nothing-here.epub')).toMatchObject({
+      status: 404,
+      body: { error_code: 1, msg: 'file /res/epub/nothing-here.epub not found' },
+    });
     const post = await t.app.inject({ method: 'POST', url: '/book/detail' });
     expect(post.statusCode).toBe(404);
     expect(post.json().error_code).toBe(1);

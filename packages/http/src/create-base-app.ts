@@ -9,6 +9,7 @@ import type { PoolStats } from '@readlib/data';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { App } from './app.types.js';
+import { installBodyParsers } from './body-parsers.js';
 import type { Family } from './envelope.js';
 import { clientErrors, frameworkErrors, installErrorHandling, installNotFound } from './error-handler.js';
 import { installGracefulClose } from './graceful-close.js';
@@ -53,6 +54,8 @@ export interface BaseAppOptions {
   redis?: Redis;
   /** the database pool, for the /metrics gauges */
   poolStats?: () => PoolStats | undefined;
+  /** the URL prefix the service serves files under (`/res/`): a miss there is a missing file, not route */
+  filesPrefix?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -128,6 +131,7 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   for (const schema of contractSchemas) app.addSchema(schema);
   installErrorHandling(app, family);
   installInputGuard(app);
+  installBodyParsers(app);
   installGracefulClose(app, family, config.shutdownTimeoutMs);
   flushLogOnClose(app, logStream);
   // callback-style hooks: an async hook costs a promise per request on every route
@@ -162,7 +166,7 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
         },
       ),
   });
-  installNotFound(app, family, app.rateLimit());
+  installNotFound(app, family, app.rateLimit(), opts.filesPrefix);
   await registerOpenApi(app, opts.openapi);
   registerMetrics(app, { token: config.metricsToken, poolStats: opts.poolStats, redis });
 

@@ -11,6 +11,7 @@ import type {
   FastifyRequest,
   preHandlerHookHandler,
 } from 'fastify';
+import { unsupportedMediaMessage } from './body-parsers.js';
 import { type Family, failure } from './envelope.js';
 import { noteRefusal } from './request-log.js';
 
@@ -80,7 +81,13 @@ export function clientErrors(family: Family) {
 /** One root error handler speaking the family's envelope (the not-found handler: installNotFound). */
 export function installErrorHandling(app: FastifyInstance, family: Family): void {
   app.setErrorHandler((err, req, reply) => {
-    const { kind, msg } = classify(err as Error);
+    const classified = classify(err as Error);
+    const { kind } = classified;
+    // Fastify's message names neither the type sent nor the ones the route takes
+    const msg =
+      (err as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? unsupportedMediaMessage(req)
+        : classified.msg;
     // internals go to the log with the request id, never to the client
     if (kind === 'internal') req.log.error({ err }, 'request failed');
     // the operator needs to know the database is locked or away; the client only that it may retry.
@@ -108,13 +115,19 @@ function unavailableFields(err: unknown): { code?: string; error: string } {
  * Unknown routes answer in the family's envelope, counted by the rate limit like any request (its
  * hook is route-level, so without `limit` a scan of made-up URLs was never limited).
  */
-export function installNotFound(app: FastifyInstance, family: Family, limit?: preHandlerHookHandler): void {
+export function installNotFound(
+  app: FastifyInstance,
+  family: Family,
+  limit?: preHandlerHookHandler,
+  filesPrefix?: string,
+): void {
   app.setNotFoundHandler(limit ? { preHandler: limit } : {}, (req, reply) => {
-    const { status, body } = failure(
-      family,
-      'not_found',
-      `route ${req.method} ${req.url.split('?')[0]} not found`,
-    );
+    const path = req.url.split('?')[0]!;
+    const what =
+      filesPrefix !== undefined && path.startsWith(filesPrefix)
+        ? `file ${path}`
+        : `route ${req.method} ${path}`;
+    const { status, body } = failure(family, 'not_found', `${what} not found`);
     return reply.code(status).send(body);
   });
 }
