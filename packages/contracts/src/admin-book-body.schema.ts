@@ -5,14 +5,24 @@ import { fileNameParam, freeString, MaxLength } from './fields.js';
 const writableProperties = () => ({
   fileName: fileNameParam('E-book file name, as returned by POST /book/upload.'),
   author: Type.Optional(freeString(MaxLength.text, 'Author.')),
-  cover: Type.Optional(freeString(MaxLength.path, 'Cover URL.')),
+  cover: Type.Optional(
+    freeString(
+      MaxLength.path,
+      "Cover URL: empty, or a URL of this service's /res/ files (as get and upload answer it), taken back to its stored path; ignored when coverPath is sent. Any other URL is refused: a cover is a file of the store.",
+    ),
+  ),
   coverPath: Type.Optional(freeString(MaxLength.path, 'Cover path in the file store.')),
   filePath: Type.Optional(freeString(MaxLength.path, 'E-book file path in the file store.')),
   language: Type.Optional(freeString(MaxLength.code, 'Language.')),
   originalName: Type.Optional(freeString(MaxLength.text, 'Original name of the uploaded file.')),
   publisher: Type.Optional(freeString(MaxLength.text, 'Publisher.')),
   rootFile: Type.Optional(freeString(MaxLength.path, 'Root file path.')),
-  title: Type.Optional(freeString(MaxLength.text, 'Title.')),
+  title: Type.Optional(
+    freeString(
+      MaxLength.text,
+      "Title. Create needs one for a fileName that was not uploaded (an upload's comes from its EPUB); never blank.",
+    ),
+  ),
   unzipPath: Type.Optional(freeString(MaxLength.path, 'Path of the unpacked book in the file store.')),
   category: Type.Optional(
     Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]+$', maxLength: 10 })], {
