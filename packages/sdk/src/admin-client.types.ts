@@ -33,7 +33,8 @@ export interface AdminClientOptions {
   /**
    * Called when a call is refused with 401 / code -2 (missing, expired or invalid token). Return a fresh
    * token to retry that call once with it (the token is kept for later calls); return nothing to let the
-   * call reject with the `unauthorized` ApiError (also what happens when the hook throws).
+   * call reject with the `unauthorized` ApiError (also what happens when the hook throws; that
+   * ApiError's `cause` is then what the hook threw).
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only redirects to a login page returns void
   onUnauthorized?:

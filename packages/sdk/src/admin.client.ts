@@ -8,7 +8,7 @@ import type {
 } from './admin-client.types.js';
 import { ApiError } from './api-error.js';
 import { adminRouteCalls } from './route-calls.generated.js';
-import { resultOf, routeMethods } from './route-client.js';
+import { expectedFields, resultOf, routeMethods } from './route-client.js';
 import {
   type CallOptions,
   createTransport,
@@ -52,7 +52,8 @@ function uploadSpec(
   const local = isLocalFile(file);
   const size = local ? undefined : file instanceof Uint8Array ? file.byteLength : file.size;
   const progress = onProgress ? { progress: progressReporter(onProgress, size) } : {};
-  if (!local) return { method: 'POST', path, form: uploadForm(file, fileName), ...progress };
+  const expects = { expects: expectedFields(adminRouteCalls.uploadBook.reply) ?? [] };
+  if (!local) return { method: 'POST', path, form: uploadForm(file, fileName), ...progress, ...expects };
   const upload = (fetch as Partial<MiniProgramFetch> | undefined)?.uploadFile;
   if (typeof upload !== 'function') {
     const msg =
@@ -64,6 +65,7 @@ function uploadSpec(
     method: 'POST',
     path,
     ...progress,
+    ...expects,
     sendWith: (url, { headers, signal, timeoutMs, onUploadProgress }) =>
       upload(url, {
         filePath,
@@ -101,8 +103,9 @@ export function createAdminClient(options: AdminClientOptions): AdminClient | Mi
       let fresh: unknown;
       try {
         fresh = await options.onUnauthorized(err);
-      } catch {
-        throw err;
+      } catch (hookError) {
+        // still the refusal the caller handles, carrying what went wrong in their hook
+        throw new ApiError({ ...err, cause: hookError });
       }
       if (typeof fresh !== 'string' || fresh === '') throw err;
       token = fresh;

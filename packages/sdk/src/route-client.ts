@@ -61,7 +61,17 @@ export function requestOf(route: RouteCall, input: object | undefined): RequestS
   const reply = route.reply;
   if ('plain' in reply) request.plain = { okStatuses: reply.unavailable ? [200, 503] : [200] };
   if ('document' in reply) request.document = { accept: reply.document.join(', ') };
+  const expects = expectedFields(reply);
+  if (expects) request.expects = expects;
   return request;
+}
+
+const DATA = ['data'] as const;
+const PAGE = ['data', 'page', 'pageSize', 'total'] as const;
+
+/** The fields a success answer of a route with this reply carries; undefined when it may have none. */
+export function expectedFields(reply: Reply): readonly string[] | undefined {
+  return 'data' in reply ? DATA : 'page' in reply ? PAGE : undefined;
 }
 
 /** What a route's caller gets from the answer's body. */

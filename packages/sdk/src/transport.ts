@@ -262,7 +262,10 @@ export function createTransport(family: ApiFamily, options: TransportOptions): S
       if (spec.plain.okStatuses.includes(res.status) && isObject(parsed) && typeof parsed.status === 'string')
         return parsed;
     } else if (res.status >= 200 && res.status < 300 && isObject(parsed) && parsed[codeField] === 0) {
-      return parsed;
+      const missing = spec.expects?.filter((field) => !(field in parsed)) ?? [];
+      if (missing.length === 0) return parsed;
+      const msg = `the answer says success but has no ${missing.join(', ')}`;
+      throw new ApiError({ family, status: res.status, code: 0, msg, kind: 'unknown', requestId });
     }
     const enveloped = isObject(parsed) && typeof parsed[codeField] === 'number';
     const code = enveloped ? (parsed[codeField] as number) : -1;

@@ -86,6 +86,11 @@ export interface RequestSpec {
   plain?: { okStatuses: readonly number[] };
   /** routes answering a document (the OPDS feeds): its text is the result, errors stay the envelope */
   document?: { accept: string };
+  /**
+   * fields a success envelope of this route carries (`data`; a page's `page`, `pageSize`, `total`): an
+   * answer without them is refused as kind `unknown` rather than resolved as missing data
+   */
+  expects?: readonly string[];
 }
 
 /** Options of one call, the optional last argument of every client method. */

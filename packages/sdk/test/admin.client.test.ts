@@ -150,11 +150,8 @@ describe('admin client against the real admin API', () => {
   });
 
   it('a hook that returns nothing (or throws), or a fresh token that fails too: the call rejects', async () => {
-    for (const onUnauthorized of [
-      () => undefined,
-      () => Promise.reject(new Error('no')),
-      () => 'bad.token',
-    ]) {
+    const throwing = () => Promise.reject(new Error('no'));
+    for (const onUnauthorized of [() => undefined, throwing, () => 'bad.token']) {
       let calls = 0;
       const c = createAdminClient({
         baseUrl: s.adminUrl,
@@ -165,6 +162,8 @@ describe('admin client against the real admin API', () => {
       });
       const err = await refusal(c.getDashboard());
       expect([err.kind, calls]).toEqual(['unauthorized', 1]);
+      // what the hook threw is kept, for the caller to see why it could not help
+      expect(err.cause).toEqual(onUnauthorized === throwing ? new Error('no') : undefined);
     }
     const c = createAdminClient({ baseUrl: s.adminUrl, token: admin.getToken() });
     c.setToken();
@@ -188,6 +187,32 @@ describe('admin client: answers of something other than the service', () => {
     } finally {
       await timedOut.close();
       await closing.close();
+    }
+  });
+});
+
+describe('admin client: a success envelope short of the fields of its route', () => {
+  it('a page without its total, or a detail without data, is kind unknown naming what is missing', async () => {
+    const short = await standIn(200, '{"code":0,"msg":"ok","data":[],"page":1,"pageSize":20}');
+    const bare = await standIn(200, '{"code":0,"msg":"ok"}');
+    try {
+      const page = await refusal(createAdminClient({ baseUrl: short.url, token: 't' }).listBooks());
+      expect([page.status, page.code, page.kind, page.msg]).toEqual([
+        200,
+        0,
+        'unknown',
+        'the answer says success but has no total',
+      ]);
+      const c = createAdminClient({ baseUrl: bare.url, token: 't' });
+      expect((await refusal(c.getBook({ fileName: 'f' }))).kind).toBe('unknown');
+      expect((await refusal(c.uploadBook(new Uint8Array([1, 2])))).msg).toBe(
+        'the answer says success but has no data',
+      );
+      // an acknowledgement carries no data, and resolves
+      await expect(c.deleteBook({ fileName: 'f' })).resolves.toBeUndefined();
+    } finally {
+      await short.close();
+      await bare.close();
     }
   });
 });

@@ -251,6 +251,22 @@ describe('reader client: login-code exchange, limits, upstream and network failu
     });
   });
 
+  it('a success envelope without the data its route answers is kind unknown, not undefined data', async () => {
+    const bare = await standIn(200, '{"error_code":0,"msg":"ok"}');
+    stands.push(bare);
+    const err = await refusal(createReaderClient({ baseUrl: bare.url }).getHome({ openId: 'x' }));
+    expect([err.status, err.code, err.kind, err.msg]).toEqual([
+      200,
+      0,
+      'unknown',
+      'the answer says success but has no data',
+    ]);
+    // an acknowledgement carries no data, and resolves
+    await expect(
+      createReaderClient({ baseUrl: bare.url }).saveRank({ openId: 'x', fileName: 'f', rank: 3 }),
+    ).resolves.toBeUndefined();
+  });
+
   it("a proxy's own error page (not an envelope) is kind unknown with the text as msg", async () => {
     const proxy = await standIn(504, '<html>Gateway Timeout</html>', 'text/html');
     stands.push(proxy);
