@@ -19,6 +19,7 @@ import {
   type UploadProgress,
 } from './transport.js';
 import { progressReporter } from './upload-progress.js';
+import { xhrFetch } from './xhr-fetch.js';
 
 type Spec = Omit<RequestSpec, 'token'>;
 
@@ -53,7 +54,13 @@ function uploadSpec(
   const size = local ? undefined : file instanceof Uint8Array ? file.byteLength : file.size;
   const progress = onProgress ? { progress: progressReporter(onProgress, size) } : {};
   const expects = { expects: expectedFields(adminRouteCalls.uploadBook.reply) ?? [] };
-  if (!local) return { method: 'POST', path, form: uploadForm(file, fileName), ...progress, ...expects };
+  if (!local) {
+    // fetch has no upload progress events: with a listener and no fetch of the caller's, XMLHttpRequest
+    // where the runtime has one
+    const xhr = onProgress && fetch === undefined && typeof XMLHttpRequest === 'function';
+    const form = uploadForm(file, fileName);
+    return { method: 'POST', path, form, ...progress, ...expects, ...(xhr ? { sendWith: xhrFetch } : {}) };
+  }
   const upload = (fetch as Partial<MiniProgramFetch> | undefined)?.uploadFile;
   if (typeof upload !== 'function') {
     const msg =

@@ -8,7 +8,6 @@ import type {
   Send,
   TransportOptions,
 } from './transport.types.js';
-import { xhrFetch } from './xhr-fetch.js';
 
 export type * from './transport.types.js';
 
@@ -120,14 +119,11 @@ function parseBody(text: string): unknown {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /**
- * The global `fetch`, or `XMLHttpRequest` for an upload whose caller watches its progress (fetch has no
- * upload progress events) where the runtime has one. Resolved per call and never called as a method:
- * browsers refuse an unbound `window.fetch`.
+ * The global `fetch`, resolved per call and never called as a method: browsers refuse an unbound
+ * `window.fetch`. (An upload whose progress is watched goes by `XMLHttpRequest`: the admin client's
+ * `sendWith`, so a reader-only bundle carries none of it.)
  */
-const defaultFetch: FetchLike = (url, init) =>
-  init.onUploadProgress && typeof XMLHttpRequest === 'function'
-    ? xhrFetch(url, init)
-    : globalThis.fetch(url, init);
+const defaultFetch: FetchLike = (url, init) => globalThis.fetch(url, init);
 
 /** One attempt at the request, given the init of that attempt (its signal and timeout). */
 type Attempt = (init: FetchInit) => Promise<FetchResponseLike>;

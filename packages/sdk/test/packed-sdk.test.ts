@@ -216,11 +216,14 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
     expect(reader).not.toContain('/book/upload');
     expect(reader).not.toContain('onUnauthorized');
     expect(reader).not.toContain('uploadFile');
+    // the upload's XMLHttpRequest path (progress) is the admin client's
+    expect(reader).not.toContain('XMLHttpRequest');
     const admin = await bundle(
       `import { createAdminClient } from '@readlib/sdk'; console.log(createAdminClient);`,
     );
     expect(admin).toContain('/book/upload');
     expect(admin).not.toContain('/book/home/v2');
+    expect(admin).toContain('XMLHttpRequest');
     const wechat = await bundle(
       `import { wechatFetch } from '@readlib/sdk/wechat'; console.log(wechatFetch);`,
     );
