@@ -13,6 +13,9 @@ export async function confirmAndDelete(book: { fileName: string; title: string }
   try {
     await ElMessageBox.confirm(t('books.confirmDelete', { title: book.title }), t('books.confirmTitle'), {
       type: 'warning',
+      // the focus on the dialog itself, not on Delete: an Enter pressed once too often (the one that
+      // opened it from a focused row button, say) must not delete; Tab reaches Cancel and Delete
+      autofocus: false,
       confirmButtonType: 'danger',
       confirmButtonText: t('common.delete'),
       cancelButtonText: t('common.cancel'),

@@ -5,6 +5,7 @@ import {
   categoryOption,
   mapOption,
   rankingOption,
+  TREND_LEFT,
   TREND_RIGHT,
   trendOption,
   WORD_GAP,
@@ -83,9 +84,12 @@ describe('dashboard chart options', () => {
     ]);
   });
 
-  it('leave room for the last date, for long category names, and between the words of the cloud', () => {
-    const trend = options.trend as { grid: { right: number; containLabel: boolean } };
-    // half of `2026-11-05` at 12 px is about 32 px: the last date is not cut ("2026-11-")
+  it('leave room for the first and last dates, for long category names, and between the words of the cloud', () => {
+    const trend = options.trend as { grid: { left: number; right: number; containLabel: boolean } };
+    // half of `2026-11-05` at 12 px is about 32 px, on each side: neither the first date ("026-10-30")
+    // nor the last ("2026-11-") is cut; trend-labels.test.ts checks the chart as drawn
+    expect(trend.grid.left).toBeGreaterThanOrEqual(36);
+    expect(trend.grid.left).toBe(TREND_LEFT);
     expect(trend.grid.right).toBeGreaterThanOrEqual(36);
     expect(trend.grid.right).toBe(TREND_RIGHT);
     expect(trend.grid.containLabel).toBe(true);

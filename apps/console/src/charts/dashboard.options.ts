@@ -39,8 +39,18 @@ interface Param {
 
 const params = (p: unknown): Param[] => (Array.isArray(p) ? p : [p]) as Param[];
 
-/** Room right of the trend's plot for half of its last date (`2026-11-05` is about 64 px wide). */
+/**
+ * Room right of the trend's plot for half of its last date, centred on the plot's end (`2026-11-05` is
+ * about 64 px wide).
+ */
 export const TREND_RIGHT = 40;
+/**
+ * Room left of the value axis's figures for half of the first date, centred on the plot's start:
+ * `containLabel` makes room for the figures (a single digit for a small library, a few pixels) but not
+ * for that half, and the chart's edge cut it ("026-10-30"). Dates aligned to the plot's ends instead
+ * (`alignMinLabel`) reach into the next label, and `hideOverlap` then drops the first date.
+ */
+export const TREND_LEFT = 40;
 /** The widest a category's name is drawn under the axis before it is cut (the tooltip has it whole). */
 export const CATEGORY_LABEL_WIDTH = 140;
 /** The slant of the category names, in degrees. */
@@ -91,9 +101,7 @@ export function trendOption(
   figures: Figures = ENGLISH,
 ): EChartsCoreOption {
   return {
-    // the last date is centred on the right edge of the plot: room for its half (containLabel keeps
-    // the axes' labels inside the chart)
-    grid: { left: 8, right: TREND_RIGHT, top: 24, bottom: 8, containLabel: true },
+    grid: { left: TREND_LEFT, right: TREND_RIGHT, top: 24, bottom: 8, containLabel: true },
     tooltip: tooltip({
       trigger: 'axis',
       formatter: (p: unknown) => {

@@ -53,6 +53,7 @@ export const en = {
     timeout: 'The admin service did not answer in time.',
     internal: 'The service failed on its side: try again, and quote the request id if it goes on.',
     rate_limitedRetry: 'Too many attempts: try again in {seconds} s.',
+    rate_limitedOver: 'Too many attempts before: you can try again now.',
     tooLong: '{field} is too long: at most {max} characters.',
     blank: '{field} cannot be empty.',
     invalidField: 'The service does not accept this value of {field}.',
@@ -121,6 +122,7 @@ export const en = {
     region: 'Region',
     regionKind: 'Kind',
     noData: 'No data in this window.',
+    loadFailed: 'This could not be loaded.',
     chartSummary: '{title}: {n} items',
   },
   books: {
@@ -147,6 +149,7 @@ export const en = {
     actions: 'Actions',
     total: '{n} book | {n} books',
     empty: 'No book matches.',
+    loadFailed: 'The list of books could not be loaded.',
     confirmDelete: 'Delete “{title}”? Its files, shelf entries, ratings and views go with it.',
     confirmTitle: 'Delete a book',
     deleted: '“{title}” was deleted.',

@@ -12,11 +12,16 @@ export const i18n = createI18n({
   messages: { en, 'zh-CN': zhCN },
 });
 
-document.documentElement.lang = startLocale;
+/** The page's language and the browser tab's title (index.html's is the English one) follow the console's. */
+function showLocale(locale: Locale): void {
+  document.documentElement.lang = locale;
+  document.title = i18n.global.t('app.title');
+}
+showLocale(startLocale);
 
 /** Switches the console's language (and Element Plus's, through App's config provider) and remembers it. */
 export function setLocale(locale: Locale): void {
   i18n.global.locale.value = locale;
-  document.documentElement.lang = locale;
+  showLocale(locale);
   saveLocale(locale);
 }

@@ -55,6 +55,7 @@ export const zhCN: Messages = {
     timeout: '管理服务未能及时响应。',
     internal: '服务内部出错，请重试；如果一直出错，请提供请求编号。',
     rate_limitedRetry: '尝试次数过多，请在 {seconds} 秒后重试。',
+    rate_limitedOver: '此前尝试次数过多：现在可以重试了。',
     tooLong: '{field}过长：最多 {max} 个字符。',
     blank: '{field}不能为空。',
     invalidField: '服务不接受{field}的这个值。',
@@ -123,6 +124,7 @@ export const zhCN: Messages = {
     region: '地区',
     regionKind: '类型',
     noData: '该区间内没有数据。',
+    loadFailed: '未能加载。',
     chartSummary: '{title}：{n} 项',
   },
   books: {
@@ -149,6 +151,7 @@ export const zhCN: Messages = {
     actions: '操作',
     total: '共 {n} 本',
     empty: '没有符合条件的图书。',
+    loadFailed: '未能加载图书列表。',
     confirmDelete: '删除《{title}》？它的文件、书架条目、评分和阅读记录将一并删除。',
     confirmTitle: '删除图书',
     deleted: '《{title}》已删除。',

@@ -20,6 +20,11 @@ export interface ConsoleSuite {
   token(): Promise<string>;
   /** opens a console page already logged in (the token put where the console keeps it) */
   openLoggedIn(path: string, page?: Page): Promise<Page>;
+  /**
+   * Problems the current test provokes on purpose (a request it aborts, a 5xx it answers), matched by
+   * the text `problems` holds: not counted against it. Only until the test ends.
+   */
+  expectProblems(pattern: RegExp): void;
 }
 
 /** Console errors that only report an answer the test provoked (401 after expiry, 409, 422). */
@@ -42,6 +47,7 @@ export function consoleSuite(
   let contexts: BrowserContext[] = [];
   let pages: Page[] = [];
   const problems: string[] = [];
+  let expected: RegExp[] = [];
 
   const watch = async (page: Page) => {
     await page.addInitScript(() => {
@@ -80,6 +86,7 @@ export function consoleSuite(
   });
   beforeEach(async () => {
     problems.length = 0;
+    expected = [];
     await newPage();
   });
   afterEach(async (ctx) => {
@@ -89,7 +96,8 @@ export function consoleSuite(
         .catch(() => []);
       problems.push(...csp.map((v) => `CSP violation: ${v}`));
     }
-    if (ctx.task.result?.state === 'fail' || problems.length > 0) {
+    const unexpected = problems.filter((p) => !expected.some((pattern) => pattern.test(p)));
+    if (ctx.task.result?.state === 'fail' || unexpected.length > 0) {
       await mkdir(SCREENSHOTS, { recursive: true });
       const name = `${basename(ctx.task.file?.name ?? 'test', '.test.ts')}--${ctx.task.name}`.replace(
         /[^\w.-]+/g,
@@ -103,7 +111,7 @@ export function consoleSuite(
     for (const context of contexts) await context.close();
     contexts = [];
     pages = [];
-    expect(problems, 'problems seen by the browser').toEqual([]);
+    expect(unexpected, 'problems seen by the browser').toEqual([]);
   });
 
   const suite: ConsoleSuite = {
@@ -131,6 +139,9 @@ export function consoleSuite(
       await page.evaluate((t) => sessionStorage.setItem('readlib.console.token', t), token);
       await page.goto(`${services.consoleUrl}${path.replace(/^\//, '')}`);
       return page;
+    },
+    expectProblems(pattern) {
+      expected.push(pattern);
     },
   };
   return suite;
