@@ -44,10 +44,7 @@ export function parseXml(bytes: Uint8Array, where: string, strict = true): XNode
   if (strict) {
     const result = XMLValidator.validate(text);
     if (result !== true) {
-      throw new EpubError(
-        'BROKEN_XML',
-        `${where} is not well-formed XML: ${result.err.msg} (line ${result.err.line})`,
-      );
+      throw new EpubError('BROKEN_XML', `${where} is not well-formed XML: ${validatorMessage(result.err)}`);
     }
   }
   let raw: unknown;
@@ -62,6 +59,18 @@ export function parseXml(bytes: Uint8Array, where: string, strict = true): XNode
   if (!root.children.some((c) => typeof c !== 'string'))
     throw new EpubError('BROKEN_XML', `${where} has no root element`);
   return root;
+}
+
+/**
+ * The validator's message as an operator reads it: several tags left open come as a JSON list "found"
+ * at line 1 (`Invalid '[    "package",    "metadata"]' found.`), where the line says nothing.
+ */
+function validatorMessage(err: { msg: string; line: number }): string {
+  const open = /^Invalid '(\[.*\])' found\.$/.exec(err.msg)?.[1];
+  const names = open === undefined ? undefined : (JSON.parse(open) as unknown);
+  if (Array.isArray(names) && names.every((n) => typeof n === 'string'))
+    return `tags never closed: ${names.map((n) => `<${n}>`).join(', ')}`;
+  return `${err.msg} (line ${err.line})`;
 }
 
 /** Reads and parses one entry of the book, within the book's budget of parsed XML (`maxXmlBytes`). */

@@ -46,6 +46,37 @@ describe('hostile shapes', () => {
     await expectEpubError(parseEpub(book({}, [broken])), 'BROKEN_XML');
   });
 
+  it('a package document with tags left open says which, not the JSON list of the validator', async () => {
+    const opf = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata>
+<dc:title xmlns:dc="http://purl.org/dc/elements/1.1/">T`;
+    const err = await expectEpubError(
+      parseEpub(
+        writeZip([
+          { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+          { name: 'META-INF/container.xml', data: containerXml('OEBPS/content.opf') },
+          { name: 'OEBPS/content.opf', data: opf },
+        ]),
+      ),
+      'BROKEN_XML',
+    );
+    expect(err.message).toBe(
+      'OEBPS/content.opf is not well-formed XML: tags never closed: <package>, <metadata>, <dc:title>',
+    );
+    // one tag left open keeps the validator's own words and line
+    const one = `<?xml version="1.0"?>\n<package xmlns="http://www.idpf.org/2007/opf" version="3.0">`;
+    const single = await expectEpubError(
+      parseEpub(
+        writeZip([
+          { name: 'mimetype', data: 'application/epub+zip', method: 0 },
+          { name: 'META-INF/container.xml', data: containerXml('OEBPS/content.opf') },
+          { name: 'OEBPS/content.opf', data: one },
+        ]),
+      ),
+      'BROKEN_XML',
+    );
+    expect(single.message).toBe("OEBPS/content.opf is not well-formed XML: Unclosed tag 'package'. (line 2)");
+  });
+
   it('DTD text quoted in a comment or a CDATA section is text, not a DTD: the book is accepted', async () => {
     const quoted = chapter(
       'xml-tutorial.xhtml',
