@@ -67,7 +67,7 @@ export async function buildApp(config: AppConfig, deps: AdminDeps): Promise<App>
     prefix: config.redisKeyPrefix,
   });
   await app.register(userRoutes);
-  await app.register(bookRoutes);
+  await app.register(bookRoutes, { uploadMaxBytes: config.upload.maxBytes });
   await app.register(screenRoutes);
   await app.register(consolePlugin, {
     dir: deps.consoleDir ?? defaultConsoleDir(),

@@ -8,6 +8,7 @@ import { testDialects } from '@readlib/data/testing';
 import { UNSAFE_ARCHIVE_CODES } from '@readlib/epub';
 import { HOSTILE_KINDS, type HostileKind, makeEpub, makeHostileZip } from '@readlib/epub/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesText } from '../src/routes/book/upload-file.js';
 import { count, type Harness, harness, multipart, REAL_EPUB, storeFiles, upload } from './helpers.js';
 
 const dialects = await testDialects();
@@ -29,11 +30,14 @@ describe.each(dialects)(
       expect(await storeFiles(t)).toEqual([]);
     };
 
-    it('a file over UPLOAD_MAX_BYTES is 413 code -1', async () => {
+    it('a file over UPLOAD_MAX_BYTES is 413 code -1, naming the limit', async () => {
       const small = await harness(dialect, { UPLOAD_MAX_BYTES: '200000' });
       try {
         const res = await upload(small, await readFile(REAL_EPUB('alice.epub')));
-        expect([res.statusCode, res.json().code]).toEqual([413, -1]);
+        expect([res.statusCode, res.json()]).toEqual([
+          413,
+          { code: -1, msg: 'the file is larger than the upload limit of 200000 bytes' },
+        ]);
         expect(await count(small, 'uploads')).toBe(0);
         expect(await storeFiles(small)).toEqual([]);
         // a file under the limit still goes through on the same app
@@ -228,3 +232,11 @@ describe.each(dialects)(
     });
   },
 );
+
+describe('the upload limit as a refusal names it', () => {
+  it('whole MiB as such, else to a tenth with the bytes, and bytes under one MiB', () => {
+    expect(bytesText(157286400)).toBe('150 MiB');
+    expect(bytesText(1572864)).toBe('1.5 MiB (1572864 bytes)');
+    expect(bytesText(200000)).toBe('200000 bytes');
+  });
+});

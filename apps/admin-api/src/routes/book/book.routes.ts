@@ -16,7 +16,7 @@ import { ack, ok, serve } from '../serve.js';
 import { withUploadedFile } from './upload-file.js';
 
 /** E-book management (spec §4.11; decisions.md §4), all behind the token. */
-export const bookRoutes: FastifyPluginAsync = async (app) => {
+export const bookRoutes: FastifyPluginAsync<{ uploadMaxBytes: number }> = async (app, { uploadMaxBytes }) => {
   requireOperator(app);
   const { ctx } = app;
   serve(app, 'getDashboard', async () => ok(await dashboardTotals(ctx.db)));
@@ -49,7 +49,7 @@ export const bookRoutes: FastifyPluginAsync = async (app) => {
   // 413 too large, 415 not an EPUB, 422 unsafe archive
   serve(app, 'uploadBook', async (req) =>
     ok(
-      await withUploadedFile(req, join(ctx.store.root, '.tmp'), (path, name) =>
+      await withUploadedFile(req, join(ctx.store.root, '.tmp'), uploadMaxBytes, (path, name) =>
         uploadEpub(ctx.ingest, path, name),
       ),
     ),

@@ -68,26 +68,38 @@ async function nextFile(files: AsyncIterator<MultipartFile>): Promise<MultipartF
  * of a crash are removed by the store's temp cleanup), so an upload is never held in memory.
  * multipart stops the stream at limits.fileSize; a truncated part is refused as too large.
  */
-async function saveFilePart(part: MultipartFile, tmpRoot: string, raw: IncomingMessage): Promise<string> {
+async function saveFilePart(
+  part: MultipartFile,
+  tmpRoot: string,
+  raw: IncomingMessage,
+  maxBytes: number,
+): Promise<string> {
+  const tooLarge = () =>
+    new AppError('too_large', `the file is larger than the upload limit of ${bytesText(maxBytes)}`);
   await mkdir(tmpRoot, { recursive: true });
   const path = join(tmpRoot, `upload-${Date.now()}-${randomBytes(8).toString('hex')}.epub`);
   const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
   const watch = bodyEndsFirst(raw);
   try {
     await Promise.race([pipeline(part.file, out), watch.failed]);
-    if (part.file.truncated) throw new AppError('too_large', 'the file is larger than the upload limit');
+    if (part.file.truncated) throw tooLarge();
     return path;
   } catch (err) {
     // the pipeline may have destroyed `out` with this very error: its 'error' event is not a new failure
     if (!out.closed) await once(out.destroy(), 'close').catch(() => {});
     await rm(path, { force: true });
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError('too_large', 'the file is larger than the upload limit');
-    }
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     throw asClientError(err);
   } finally {
     watch.stop();
   }
+}
+
+/** A size as an operator sets it: whole MiB as such (the default, 150 MiB), else to a tenth, or bytes. */
+export function bytesText(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  if (mib >= 1) return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB (${bytes} bytes)`;
+  return `${bytes} bytes`;
 }
 
 /**
@@ -97,6 +109,8 @@ async function saveFilePart(part: MultipartFile, tmpRoot: string, raw: IncomingM
 export async function withUploadedFile<T>(
   req: FastifyRequest,
   tmpRoot: string,
+  /** the multipart limit (UPLOAD_MAX_BYTES), named in the refusal of a larger file */
+  maxBytes: number,
   use: (path: string, clientName: string) => Promise<T>,
 ): Promise<T> {
   if (!req.isMultipart())
@@ -104,7 +118,7 @@ export async function withUploadedFile<T>(
   const files = req.files();
   const part = await nextFile(files);
   if (part?.fieldname !== 'file') throw invalid('the multipart field "file" is required');
-  const path = await saveFilePart(part, tmpRoot, req.raw);
+  const path = await saveFilePart(part, tmpRoot, req.raw, maxBytes);
   try {
     // a second file must not be dropped unread while the first answers 200
     if (await nextFile(files)) throw invalid(ONE_FILE);
