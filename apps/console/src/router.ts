@@ -25,6 +25,8 @@ export const router = createRouter({
           name: 'edit',
           component: () => import('./pages/edit.page.vue'),
           props: true,
+          // a book's page belongs to the list: the menu shows Books as where the operator is
+          meta: { menu: 'books' },
         },
         { path: 'categories', name: 'categories', component: () => import('./pages/categories.page.vue') },
         { path: 'profile', name: 'profile', component: () => import('./pages/profile.page.vue') },

@@ -3,6 +3,7 @@ import { makeHostileZip } from '@readlib/epub/testing';
 import { type AdminClient, type ApiError, isApiError } from '@readlib/sdk';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fileSize } from '../src/books/file-size';
 import { en } from '../src/i18n/en.messages';
 import { HAVE_BROWSER } from './support/browser';
 import { consoleSuite } from './support/console-suite';
@@ -69,7 +70,7 @@ describe.skipIf(!HAVE_BROWSER)('uploads refused, explained in the operator’s w
     expect(await page.getByRole('heading', { name: 'Parsed book' }).count()).toBe(0);
   });
 
-  it('a file that is no EPUB at all, and a file too large, are explained each in their words', async () => {
+  it('a file that is no EPUB at all, and a file too large (named, with its size), are explained each in their words', async () => {
     const page = s.page;
     await s.openLoggedIn('books/upload');
     await heading(page, 'Upload an EPUB');
@@ -89,7 +90,16 @@ describe.skipIf(!HAVE_BROWSER)('uploads refused, explained in the operator’s w
     answer = answered(page, '/book/upload');
     await uploadInBrowser(page, 'testbook.epub', large);
     expect((await answer).status()).toBe(413);
-    await explained(page, headlineOf(tooLarge), tooLarge.msg);
+    // the service's message names the limit, the headline the file and its size
+    expect(tooLarge.msg).toBe(`the file is larger than the upload limit of ${UPLOAD_MAX_BYTES} bytes`);
+    const named = en.errors.too_largeFile
+      .replace('{name}', 'testbook.epub')
+      .replace('{size}', fileSize(large.length));
+    await explained(page, named, tooLarge.msg);
+    // the notice stands apart from the drop zone above it
+    const drop = await page.locator('[data-test=upload-drop]').boundingBox();
+    const notice = await page.getByRole('alert').filter({ hasText: named }).boundingBox();
+    expect(notice!.y - (drop!.y + drop!.height)).toBeGreaterThanOrEqual(12);
   });
 
   it('a file not named .epub is refused before anything is sent', async () => {

@@ -109,6 +109,28 @@ describe('the service messages the console recognises, in both languages', () =>
     );
   });
 
+  it('a file too large is named, with its size, when the caller says which it was', () => {
+    const tooLarge = refusal({
+      status: 413,
+      kind: 'too_large',
+      msg: 'the file is larger than the upload limit of 150 MiB',
+    });
+    const file = { name: 'huge.epub', size: '160 MB' };
+    expect(explain(tooLarge, { file })).toMatchObject({
+      key: 'errors.too_largeFile',
+      params: file,
+      serverMsg: tooLarge.msg,
+    });
+    const i18n = createI18n({ legacy: false, locale: 'en', messages: { en, 'zh-CN': zhCN } });
+    const { t, te } = i18n.global;
+    const say = t as (k: string, v?: Record<string, unknown>) => string;
+    expect(headline(explain(tooLarge, { file }), say, (k) => te(k))).toContain('“huge.epub” (160 MB)');
+    i18n.global.locale.value = 'zh-CN';
+    expect(headline(explain(tooLarge, { file }), say, (k) => te(k))).toContain('“huge.epub”（160 MB）');
+    // without the file, the kind alone
+    expect(explain(tooLarge).key).toBe('errors.too_large');
+  });
+
   it('an expired upload, a file name taken', () => {
     const expired = refusal({
       status: 404,

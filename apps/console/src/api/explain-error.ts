@@ -7,9 +7,9 @@ export interface Explanation {
   key: string;
   /**
    * values of the headline: `field` (a field name as the API spells it, shown by its label), `max`
-   * (a length limit), `seconds` (the wait a rate limit asks for)
+   * (a length limit), `seconds` (the wait a rate limit asks for), `name` and `size` (the file sent)
    */
-  params: { field?: string; max?: number; seconds?: number };
+  params: { field?: string; max?: number; seconds?: number; name?: string; size?: string };
   /** the envelope's `msg`, when the service answered with one */
   serverMsg?: string;
   requestId?: string;
@@ -77,7 +77,16 @@ function retrySeconds(retryAfter: number | undefined, msg: string): number | und
   return said ? Number(said) : undefined;
 }
 
-export function explain(error: unknown): Explanation {
+/** What the caller knows of the call that the refusal does not say. */
+export interface CallContext {
+  /**
+   * the file an upload sent, its size for people (books/file-size.ts): a refusal as too large names
+   * them (the service's message, shown under it, names its limit)
+   */
+  file?: { name: string; size: string };
+}
+
+export function explain(error: unknown, context: CallContext = {}): Explanation {
   if (!isApiError(error)) return { key: 'errors.other', params: {}, sessionEnded: false };
   const answered = error.status !== 0;
   const msg = answered ? error.msg : '';
@@ -90,6 +99,9 @@ export function explain(error: unknown): Explanation {
     if (seconds !== undefined) headline = { key: 'errors.rate_limitedRetry', params: { seconds } };
   } else if (answered && error.kind !== 'unauthorized' && error.kind !== 'login_refused') {
     headline = recognise(msg) ?? headline;
+  }
+  if (headline.key === 'errors.too_large' && context.file) {
+    headline = { key: 'errors.too_largeFile', params: { ...context.file } };
   }
   return {
     ...headline,

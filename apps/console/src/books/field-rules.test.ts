@@ -1,7 +1,7 @@
 import { BookCreateBody, BookUpdateBody, MaxLength } from '@readlib/contracts';
 import { describe, expect, it } from 'vitest';
 import { TEXT_FIELDS } from './book-form.state';
-import { FIELD_LIMITS, fieldProblem, LANGUAGE_TAG, maxLengthOf } from './field-rules';
+import { FIELD_LIMITS, fieldProblem, LANGUAGE_TAG, lengthProblem, maxLengthOf } from './field-rules';
 
 describe('the limits of the book form', () => {
   it("are the contracts' schema's, for every field the form sends", () => {
@@ -23,6 +23,15 @@ describe('the limits of the book form', () => {
     expect(fieldProblem('title', 'x'.repeat(max))).toBeUndefined();
     // 256 characters outside the BMP are 512 UTF-16 units, and still within the limit
     expect(fieldProblem('author', '𝔸'.repeat(MaxLength.text))).toBeUndefined();
+  });
+
+  it("a new category's name is held to categoryText's limit, as the text fields to theirs", () => {
+    const max = maxLengthOf('categoryText')!;
+    expect(lengthProblem('categoryText', 'x'.repeat(max + 1))).toEqual({
+      key: 'edit.tooLong',
+      params: { max },
+    });
+    expect(lengthProblem('categoryText', ` ${'x'.repeat(max)} `)).toBeUndefined();
   });
 
   it('a language is a BCP 47-like code, or empty', () => {

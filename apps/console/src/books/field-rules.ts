@@ -22,6 +22,17 @@ export interface FieldProblem {
 }
 
 /**
+ * A value longer than the field's limit (`field` as the API names it, e.g. `categoryText`), counted in
+ * code points as the service's schema check counts them, spaces around it left out as the body leaves
+ * them out.
+ */
+export function lengthProblem(field: string, value: string): FieldProblem | undefined {
+  const max = maxLengthOf(field);
+  if (max !== undefined && [...value.trim()].length > max) return { key: 'edit.tooLong', params: { max } };
+  return undefined;
+}
+
+/**
  * What is wrong with a field's value, if anything. A value the book already had (`before`, the upload's
  * parsed one or the saved one) passes as it is: only what the operator types is held to the rules, so
  * an imported book whose language reads `English` can still be saved with another change.
@@ -30,9 +41,8 @@ export function fieldProblem(field: TextField, value: string, before?: string): 
   const text = value.trim();
   if (field === 'title' && text === '') return { key: 'edit.titleRequired' };
   if (value === before) return undefined;
-  const max = maxLengthOf(field);
-  // counted in code points, as the service's schema check counts them
-  if (max !== undefined && [...text].length > max) return { key: 'edit.tooLong', params: { max } };
+  const long = lengthProblem(field, text);
+  if (long) return long;
   if (field === 'language' && text !== '' && !LANGUAGE_TAG.test(text)) return { key: 'edit.languageInvalid' };
   return undefined;
 }

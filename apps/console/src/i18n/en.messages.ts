@@ -46,6 +46,7 @@ export const en = {
     unsafe_archive: 'This file was refused: it is not a safe EPUB archive.',
     unsupported_media: 'This file is not an EPUB book.',
     too_large: 'This file is larger than the service accepts.',
+    too_largeFile: '“{name}” ({size}) is larger than the service accepts.',
     not_found: 'It no longer exists (deleted meanwhile?).',
     rate_limited: 'Too many requests: wait a moment and try again.',
     unavailable: 'The service is busy or its database is unreachable: try again in a moment.',
@@ -171,6 +172,8 @@ export const en = {
     duplicateBody:
       '“{title}” ({fileName}) has the same title, author and publisher: adding this one would be refused. Change the title, author or publisher, or open the book already there.',
     openExisting: 'Open the book already there',
+    unsavedBody:
+      'This book is not in the catalogue yet: leaving drops the upload and any change made to it. Leave without adding it?',
   },
   edit: {
     title: 'Edit book',
@@ -209,6 +212,8 @@ export const en = {
     unsavedBody: 'Your changes to this book are not saved. Leave without saving?',
     leave: 'Leave',
     stay: 'Stay',
+    draftRestored:
+      'Your changes were not saved when your session ended: they are back in the form. Check them, then Save.',
   },
   categories: {
     title: 'Categories',

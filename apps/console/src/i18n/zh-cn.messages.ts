@@ -48,6 +48,7 @@ export const zhCN: Messages = {
     unsafe_archive: '该文件已被拒绝：它不是安全的 EPUB 压缩包。',
     unsupported_media: '该文件不是 EPUB 电子书。',
     too_large: '该文件超过了服务允许的大小。',
+    too_largeFile: '“{name}”（{size}）超过了服务允许的大小。',
     not_found: '该记录已不存在（可能已被删除）。',
     rate_limited: '请求过于频繁，请稍后再试。',
     unavailable: '服务繁忙或数据库暂时无法连接，请稍后再试。',
@@ -173,6 +174,7 @@ export const zhCN: Messages = {
     duplicateBody:
       '《{title}》（{fileName}）的书名、作者和出版社都相同：加入这本将被拒绝。请修改书名、作者或出版社，或打开已有的那本。',
     openExisting: '打开已有的图书',
+    unsavedBody: '这本书尚未加入书库：离开将丢弃此次上传及对它的修改。不加入书库就离开吗？',
   },
   edit: {
     title: '编辑图书',
@@ -210,6 +212,7 @@ export const zhCN: Messages = {
     unsavedBody: '对这本书的修改尚未保存。确定不保存就离开吗？',
     leave: '离开',
     stay: '留下',
+    draftRestored: '会话结束时您的修改未能保存，现已恢复到表单中：请检查后再保存。',
   },
   categories: {
     title: '分类',
