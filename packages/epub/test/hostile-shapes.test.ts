@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileStore, parseEpub } from '../src/index.js';
-import { containerXml, makeEpub, type RawZipEntry, TINY_PNG, writeZip } from '../src/testing/index.js';
+import {
+  containerXml,
+  epubWithPackage,
+  makeEpub,
+  type RawZipEntry,
+  TINY_PNG,
+  writeZip,
+} from '../src/testing/index.js';
 import { expectEpubError, listTree, tempRoot } from './helpers.js';
 
 // Shapes of hostile uploads: each could hold the service, blow up its memory, answer 500 or slip past a
@@ -49,31 +56,13 @@ describe('hostile shapes', () => {
   it('a package document with tags left open says which, not the JSON list of the validator', async () => {
     const opf = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata>
 <dc:title xmlns:dc="http://purl.org/dc/elements/1.1/">T`;
-    const err = await expectEpubError(
-      parseEpub(
-        writeZip([
-          { name: 'mimetype', data: 'application/epub+zip', method: 0 },
-          { name: 'META-INF/container.xml', data: containerXml('OEBPS/content.opf') },
-          { name: 'OEBPS/content.opf', data: opf },
-        ]),
-      ),
-      'BROKEN_XML',
-    );
+    const err = await expectEpubError(parseEpub(epubWithPackage(opf)), 'BROKEN_XML');
     expect(err.message).toBe(
       'OEBPS/content.opf is not well-formed XML: tags never closed: <package>, <metadata>, <dc:title>',
     );
     // one tag left open keeps the validator's own words and line
     const one = `<?xml version="1.0"?>\n<package xmlns="http://www.idpf.org/2007/opf" version="3.0">`;
-    const single = await expectEpubError(
-      parseEpub(
-        writeZip([
-          { name: 'mimetype', data: 'application/epub+zip', method: 0 },
-          { name: 'META-INF/container.xml', data: containerXml('OEBPS/content.opf') },
-          { name: 'OEBPS/content.opf', data: one },
-        ]),
-      ),
-      'BROKEN_XML',
-    );
+    const single = await expectEpubError(parseEpub(epubWithPackage(one)), 'BROKEN_XML');
     expect(single.message).toBe("OEBPS/content.opf is not well-formed XML: Unclosed tag 'package'. (line 2)");
   });
 

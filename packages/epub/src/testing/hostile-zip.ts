@@ -32,7 +32,8 @@ const OPF = (metadataExtra = '', prolog = ''): string => `<?xml version="1.0" en
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
 <dc:title>Hostile ${metadataExtra}</dc:title></metadata><manifest/><spine/></package>`;
 
-const base = (
+/** An EPUB of this package document (`OEBPS/content.opf`, taken as it is) and `extra` entries. */
+export const epubWithPackage = (
   opf: string,
   extra: RawZipEntry[] = [],
   container = containerXml('OEBPS/content.opf'),
@@ -91,15 +92,15 @@ export function makeHostileZip(kind: HostileKind): Buffer {
         })),
       });
     case 'xxe-container':
-      return base(
+      return epubWithPackage(
         OPF(),
         [],
         `<?xml version="1.0"?><!DOCTYPE container [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>&xxe;</container>`,
       );
     case 'xxe-opf':
-      return base(OPF('&xxe;', '<!DOCTYPE package [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'));
+      return epubWithPackage(OPF('&xxe;', '<!DOCTYPE package [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'));
     case 'billion-laughs':
-      return base(OPF('&lol9;', LAUGHS));
+      return epubWithPackage(OPF('&lol9;', LAUGHS));
     case 'dtd-in-chapter':
       return makeEpub({
         extraEntries: [
@@ -125,6 +126,6 @@ export function makeHostileZip(kind: HostileKind): Buffer {
         { name: 'META-INF/container.xml', data: containerXml('OEBPS/content.opf') },
       ]);
     case 'broken-opf':
-      return base('<?xml version="1.0"?><package><metadata><dc:title>Broken</metadata></package');
+      return epubWithPackage('<?xml version="1.0"?><package><metadata><dc:title>Broken</metadata></package');
   }
 }
