@@ -8,7 +8,7 @@ import type {
 } from './admin-client.types.js';
 import { ApiError } from './api-error.js';
 import { adminRouteCalls } from './route-calls.generated.js';
-import { expectedFields, resultOf, routeMethods } from './route-client.js';
+import { type RouteCall, requestOf, resultOf, routeMethods } from './route-client.js';
 import {
   type CallOptions,
   createTransport,
@@ -44,7 +44,7 @@ const isLocalFile = (file: UploadFile | LocalFile): file is LocalFile =>
  * when the caller listens (the size of a local file is known only from the platform's events).
  */
 function uploadSpec(
-  path: string,
+  route: RouteCall,
   file: UploadFile | LocalFile,
   fileName: string | undefined,
   fetch: unknown,
@@ -53,13 +53,14 @@ function uploadSpec(
   const local = isLocalFile(file);
   const size = local ? undefined : file instanceof Uint8Array ? file.byteLength : file.size;
   const progress = onProgress ? { progress: progressReporter(onProgress, size) } : {};
-  const expects = { expects: expectedFields(adminRouteCalls.uploadBook.reply) ?? [] };
+  // method, path and the fields its success carries, from the route table as every call has them
+  const base = requestOf(route, undefined);
   if (!local) {
     // fetch has no upload progress events: with a listener and no fetch of the caller's, XMLHttpRequest
     // where the runtime has one
     const xhr = onProgress && fetch === undefined && typeof XMLHttpRequest === 'function';
     const form = uploadForm(file, fileName);
-    return { method: 'POST', path, form, ...progress, ...expects, ...(xhr ? { sendWith: xhrFetch } : {}) };
+    return { ...base, form, ...progress, ...(xhr ? { sendWith: xhrFetch } : {}) };
   }
   const upload = (fetch as Partial<MiniProgramFetch> | undefined)?.uploadFile;
   if (typeof upload !== 'function') {
@@ -69,10 +70,8 @@ function uploadSpec(
   }
   const { filePath } = file;
   return {
-    method: 'POST',
-    path,
+    ...base,
     ...progress,
-    ...expects,
     sendWith: (url, { headers, signal, timeoutMs, onUploadProgress }) =>
       upload(url, {
         filePath,
@@ -146,7 +145,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient | Mi
       const onProgress = typeof callOptions?.onProgress === 'function' ? callOptions.onProgress : undefined;
       const route = adminRouteCalls.uploadBook;
       const body = await authed(
-        () => uploadSpec(route.url, file, fileName, options.fetch, onProgress),
+        () => uploadSpec(route, file, fileName, options.fetch, onProgress),
         callOptions,
       );
       return resultOf(route, body) as AdminBookDetail;

@@ -70,7 +70,7 @@ const DATA = ['data'] as const;
 const PAGE = ['data', 'page', 'pageSize', 'total'] as const;
 
 /** The fields a success answer of a route with this reply carries; undefined when it may have none. */
-export function expectedFields(reply: Reply): readonly string[] | undefined {
+function expectedFields(reply: Reply): readonly string[] | undefined {
   return 'data' in reply ? DATA : 'page' in reply ? PAGE : undefined;
 }
 
