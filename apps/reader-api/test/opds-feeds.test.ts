@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { OpdsMediaType, type RouteSpec, readerRoutes } from '@readlib/contracts';
+import { MaxLength, OpdsMediaType, type RouteSpec, readerRoutes } from '@readlib/contracts';
 import { updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GZIP_FROM_BYTES } from '../src/routes/opds/feed-answers.js';
@@ -190,6 +190,25 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
     expect(opds2FeedErrors(json)).toEqual([]);
     expect(json.publications[0].metadata.title).toBe(title);
     expect(json.publications[0].metadata.language).toBeUndefined();
+  });
+
+  it('an author and a publisher of the longest length a book stores open their feeds from the lists', async () => {
+    const [author, publisher] = ['A'.repeat(MaxLength.text), 'P'.repeat(MaxLength.text)];
+    await seedBook(t, { title: 'Long names', author, publisher });
+    const local = (href: string) => {
+      const url = new URL(href);
+      return `${url.pathname}${url.search}`;
+    };
+    for (const list of ['authors', 'publishers']) {
+      const atom = readOpds1Feed((await get(`/opds/${list}`)).body);
+      const json = readOpds2Feed((await get(`/opds/v2/${list}`)).json());
+      const hrefs = [atom.Entries[0]!.Links[0]!.Href, json.Navigation[0]!.Href];
+      for (const href of hrefs) {
+        const res = await get(local(href));
+        expect([href, res.statusCode]).toEqual([href, 200]);
+        expect(res.body).toContain('Long names');
+      }
+    }
   });
 
   it('the root says what each feed holds: the number of books, or what it lists', async () => {

@@ -22,10 +22,14 @@ export const OpdsCategoryQuery = Type.Object(
 );
 export type OpdsCategoryQuery = Static<typeof OpdsCategoryQuery>;
 
-/** Query of an author's or a publisher's OPDS acquisition feed: the value exactly as listed. */
+/**
+ * Query of an author's or a publisher's OPDS acquisition feed: the value exactly as listed. Its
+ * longest is the longest author or publisher a book stores (MaxLength.text), not a search filter's:
+ * every name the feeds list must open its feed.
+ */
 export const OpdsNameQuery = Type.Object(
   {
-    name: requiredString(MaxLength.filter, 'Author or publisher, exactly as the navigation feed lists it.'),
+    name: requiredString(MaxLength.text, 'Author or publisher, exactly as the navigation feed lists it.'),
     page: Type.Optional(pageParam()),
   },
   { $id: 'OpdsNameQuery', description: "An author's or a publisher's books, as an OPDS acquisition feed." },

@@ -28,10 +28,11 @@ describe('OPDS feed queries', () => {
     expect(check(OpdsCategoryQuery, parseQuery(OpdsCategoryQuery, { id: '2147483648' }))).toBe(false);
   });
 
-  it('an author or publisher feed needs its name, of at most 100 characters', () => {
+  it('an author or publisher feed needs its name, as long as a book stores one (256 characters)', () => {
     expect(parseQuery(OpdsNameQuery, { name: '曹雪芹' })).toEqual({ name: '曹雪芹', page: 1 });
     expect(check(OpdsNameQuery, parseQuery(OpdsNameQuery, { name: '' }))).toBe(false);
-    expect(check(OpdsNameQuery, parseQuery(OpdsNameQuery, { name: 'x'.repeat(101) }))).toBe(false);
+    expect(check(OpdsNameQuery, parseQuery(OpdsNameQuery, { name: 'x'.repeat(256) }))).toBe(true);
+    expect(check(OpdsNameQuery, parseQuery(OpdsNameQuery, { name: 'x'.repeat(257) }))).toBe(false);
   });
 
   it('a search needs a query, as the reader search its keyword', () => {
