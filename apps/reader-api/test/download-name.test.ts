@@ -30,6 +30,24 @@ describe('download name of a stored EPUB', () => {
     expect(parsed(header).parameters.filename).toBe('a_b_c "q".epub');
   });
 
+  it('a quote in an ASCII title: the fallback needs no backslash, filename* keeps the title', () => {
+    const header = downloadDisposition('Say "Hi"', 'b_1');
+    expect(header).toBe(`attachment; filename="Say 'Hi'.epub"; filename*=UTF-8''Say%20%22Hi%22.epub`);
+    expect(header).not.toContain('\\');
+    expect(parsed(header).parameters.filename).toBe('Say "Hi".epub');
+  });
+
+  it('bidirectional controls never reach the name: an override cannot disguise the extension', () => {
+    const header = downloadDisposition('كتاب \u202Egnp.exe\u2066\u200F', 'b_1');
+    expect(parsed(header).parameters.filename).toBe('كتاب gnp.exe.epub');
+  });
+
+  it('a name of four-byte characters stays within the 255 bytes of a file name', () => {
+    const name = parsed(downloadDisposition('📚'.repeat(80), 'b_1')).parameters.filename!;
+    expect(name).toBe(`${'📚'.repeat(62)}.epub`);
+    expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+  });
+
   it('an empty or unusable title is the stored name; a long one is cut', () => {
     expect(downloadDisposition(' \u0001 ', 'b_1')).toBe('attachment; filename="b_1.epub"');
     expect(parsed(downloadDisposition('x'.repeat(500), 'b_1')).parameters.filename).toBe(
