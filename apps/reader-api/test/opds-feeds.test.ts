@@ -211,6 +211,21 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
     }
   });
 
+  it('an entry document of a book without an author names the catalogue in atom:source', async () => {
+    const anonymous = await seedBook(t, { title: 'Anonymous work', author: '' });
+    const signed = await seedBook(t, { title: 'Signed work', author: 'Ada' });
+    const doc = (await get(`/opds/publication?fileName=${anonymous.file_name}`)).body;
+    assertWellFormed(doc);
+    expect(doc).toMatch(
+      /<source><author><name>Reading library<\/name><uri>[^<]+\/opds<\/uri><\/author><\/source>/,
+    );
+    expect(readOpds1Entry(doc).Authors ?? []).toEqual([]);
+    const signedDoc = (await get(`/opds/publication?fileName=${signed.file_name}`)).body;
+    expect(signedDoc).not.toContain('<source>');
+    // in a feed, the feed's own author stands in
+    expect((await get('/opds/new')).body).not.toContain('<source>');
+  });
+
   it('the root says what each feed holds: the number of books, or what it lists', async () => {
     await seedBooks(t, 3);
     const root = readOpds1Feed((await get('/opds')).body);

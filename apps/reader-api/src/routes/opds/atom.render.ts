@@ -28,7 +28,7 @@ export function renderAtomFeed(feed: OpdsFeed, updated: number, site: OpdsSite):
     textElement('title', feed.title),
     textElement('updated', isoTime(updated)),
     // Atom wants an author of a feed whose entries may have none (navigation entries)
-    `<author><name>Reading library</name>${textElement('uri', href(''))}</author>`,
+    catalogueAuthor(site),
     link('self', feed.self),
     link('start', root, 'Reading library'),
     feed.up ? link('up', feed.up) : '',
@@ -49,6 +49,10 @@ export function renderAtomFeed(feed: OpdsFeed, updated: number, site: OpdsSite):
   parts.push('</feed>\n');
   return parts.join('');
 }
+
+/** The catalogue as the author of its feeds. */
+const catalogueAuthor = (site: OpdsSite) =>
+  `<author><name>Reading library</name>${textElement('uri', site.feed('atom', ''))}</author>`;
 
 /** One book as an OPDS 1.2 complete entry document (what an entry's `alternate` link leads to). */
 export function renderAtomEntry(book: BookRow, site: OpdsSite): string {
@@ -92,6 +96,9 @@ function bookEntry(book: BookRow, site: OpdsSite, namespaces: string): string {
   const author = book.author
     ? `<author>${textElement('name', book.author)}${textElement('uri', site.feed('atom', `/author?name=${encodeURIComponent(book.author)}`))}</author>`
     : '';
+  // an entry document has no feed whose author stands in for a book without one: Atom then wants an
+  // atom:source that names it (RFC 4287 §4.1.2)
+  const source = !author && namespaces ? `<source>${catalogueAuthor(site)}</source>` : '';
   return [
     `<entry${namespaces}>`,
     textElement('id', bookUrn(book)),
@@ -99,6 +106,7 @@ function bookEntry(book: BookRow, site: OpdsSite, namespaces: string): string {
     textElement('title', book.title || book.file_name),
     textElement('updated', isoTime(Number(book.updated_at))),
     author,
+    source,
     textElement('dc:publisher', book.publisher),
     textElement('dc:language', languageTag(book) ?? ''),
     `<category${attributes({ scheme: 'urn:readlib:category', term: String(book.category_id), label: book.category_name })}/>`,
