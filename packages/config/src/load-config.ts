@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import envSchema from 'env-schema';
@@ -70,7 +71,14 @@ export function loadConfig(
   const wechatSecrets = checked(() => parsePairs(raw.WECHAT_APP_SECRETS, 'WECHAT_APP_SECRETS'));
   const alipayKeys = checked(() => parseAlipayKeys(raw.ALIPAY_APP_KEYS));
   const reportUtcOffsetMs = checked(() => parseUtcOffset(raw.REPORT_UTC_OFFSET));
-  if (faults.length > 0 || !wechatSecrets || !alipayKeys || reportUtcOffsetMs === undefined)
+  const trustProxy = checked(() => parseTrustProxy(raw.TRUST_PROXY));
+  if (
+    faults.length > 0 ||
+    !wechatSecrets ||
+    !alipayKeys ||
+    reportUtcOffsetMs === undefined ||
+    trustProxy === undefined
+  )
     throw new ConfigError(`invalid configuration: ${faults.join('; ')}`);
   return {
     env: raw.NODE_ENV,
@@ -100,7 +108,7 @@ export function loadConfig(
       : undefined,
     redisUrl: raw.REDIS_URL,
     redisKeyPrefix: raw.REDIS_KEY_PREFIX,
-    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+    trustProxy,
     metricsToken: raw.METRICS_TOKEN || undefined,
     corsOrigin:
       raw.CORS_ORIGIN === '*'
@@ -217,10 +225,43 @@ function parseTrustProxy(value: string): boolean | number | string[] {
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
   if (/^[0-9]+$/.test(v)) return Number(v);
-  return v
+  const entries = v
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  const bad = entries.filter((entry) => !isProxyAddress(entry));
+  if (bad.length > 0)
+    throw new ConfigError(
+      `TRUST_PROXY: ${bad.map((entry) => JSON.stringify(entry)).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not true, false, a hop count or a proxy address (an IP, IP/prefix or IPv4/netmask, or loopback, linklocal, uniquelocal)`,
+    );
+  return entries;
+}
+
+/** proxy-addr's named ranges: Fastify expands them. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * An entry Fastify's proxy-addr compiles: a name above, an address, or an address with a prefix length
+ * from 1 to its family's width, or an IPv4 address with a contiguous IPv4 netmask. proxy-addr throws
+ * `invalid IP address: …` for anything else when the server is built, a line that names no variable.
+ */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const slash = entry.lastIndexOf('/');
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash === -1) return true;
+  const range = entry.slice(slash + 1);
+  if (/^[0-9]+$/.test(range)) {
+    const bits = Number(range);
+    return bits > 0 && bits <= (family === 4 ? 32 : 128);
+  }
+  if (family !== 4 || isIP(range) !== 4) return false;
+  const mask = range.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+  // contiguous ones then zeros, and not all zeros: the inverted mask plus one is a power of two
+  const inverted = 0xffffffff - mask;
+  return mask !== 0 && (inverted & (inverted + 1)) === 0;
 }
 
 function parseAlipayKeys(value: string): Record<string, { privateKeyFile: string; publicKeyFile: string }> {

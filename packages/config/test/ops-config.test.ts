@@ -20,6 +20,21 @@ describe('operations settings (issue: scale-out §1, §3)', () => {
     expect(load({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(load({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(load({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);
+    expect(load({ TRUST_PROXY: 'loopback,::1,fd00::/8,192.168.0.0/255.255.0.0' }).trustProxy).toEqual([
+      'loopback',
+      '::1',
+      'fd00::/8',
+      '192.168.0.0/255.255.0.0',
+    ]);
+  });
+
+  it('TRUST_PROXY that is no address is refused naming the variable and each bad entry', () => {
+    expect(() => load({ TRUST_PROXY: 'yes' })).toThrow(
+      /^invalid configuration: TRUST_PROXY: "yes" is not true, false, a hop count or a proxy address/,
+    );
+    for (const value of ['10.0.0.0/33', '10.0.0.0/0', '::1/129', '10.0.0.0/255.0.255.0', 'nginx.internal'])
+      expect(() => load({ TRUST_PROXY: `127.0.0.1,${value}` })).toThrow(`TRUST_PROXY: "${value}" is not`);
+    expect(() => load({ TRUST_PROXY: 'on, 10.0.0.1, 1.2.3' })).toThrow('TRUST_PROXY: "on", "1.2.3" are not');
   });
 
   it('METRICS_TOKEN and DATABASE_POOL_SIZE are read; a pool of 0 is refused', () => {
