@@ -58,11 +58,19 @@ describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
   describe('while Redis goes away and comes back', () => {
     const target = new URL(redisUrl ?? 'redis://127.0.0.1:6379');
     const relay = new TcpRelay(target.hostname, Number(target.port || 6379));
+    // the relay's URL keeps TEST_REDIS_URL's database: the instances compared below share keys, and the
+    // prefix is dropped from that database
+    const relayed = () => {
+      const url = new URL(target);
+      url.hostname = '127.0.0.1';
+      url.port = String(relay.port);
+      return url.toString();
+    };
     beforeAll(() => relay.up());
     afterAll(() => relay.down());
 
     it('readiness fails, requests still answer in their envelopes, and both recover', async () => {
-      const app = await appOn(`redis://127.0.0.1:${relay.port}`, `${prefix}down:`, 'admin', '2');
+      const app = await appOn(relayed(), `${prefix}down:`, 'admin', '2');
       expect((await app.inject('/readyz')).json()).toEqual({ status: 'ok', database: true, redis: true });
       expect(app.sharedStore?.constructor.name).toBe('RedisStore');
 
@@ -92,7 +100,7 @@ describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
 
     // a Redis that stops answering without closing the connection must not hold every request
     it('a Redis that stops answering but stays connected: requests answer after the command timeout, close ends', async () => {
-      const app = await appOn(`redis://127.0.0.1:${relay.port}`, `${prefix}hang:`, 'reader', '1000');
+      const app = await appOn(relayed(), `${prefix}hang:`, 'reader', '1000');
       expect((await app.inject('/thing')).statusCode).toBe(200);
       relay.freeze(true);
       try {
