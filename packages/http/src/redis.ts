@@ -63,6 +63,14 @@ export async function connectRedis(url: string, opts: ConnectRedisOptions = {}):
       `Redis at ${redactRedisUrl(url)} is unreachable (${(cause ?? (err as Error)).message}): start Redis or fix REDIS_URL`,
     );
   }
+  // ioredis only emits a refused SELECT (a database number past the server's `databases`) and goes on
+  // in database 0, among another deployment's keys; its reply comes before the PING's, so it is known here
+  if (cause) {
+    client.disconnect();
+    throw new RedisUnavailableError(
+      `Redis at ${redactRedisUrl(url)} refused the connection's setup (${cause.message}): fix REDIS_URL`,
+    );
+  }
   client.off('error', remember);
   client.on('error', () => {});
   return client;

@@ -43,6 +43,16 @@ describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
     if (redisUrl) await dropRedisPrefix(redisUrl, prefix);
   });
 
+  it('refuses a database number the server does not have instead of using database 0', async () => {
+    const url = new URL(redisUrl!);
+    url.pathname = '/99999';
+    const err = await appOn(url.toString(), `${prefix}db:`).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(RedisUnavailableError);
+    expect((err as Error).message).toMatch(
+      /refused the connection's setup \(ERR DB index is out of range\): fix REDIS_URL$/,
+    );
+  });
+
   it('counts the rate limit in Redis: two instances share one budget', async () => {
     const a = await appOn(redisUrl!, `${prefix}rl1:`, 'reader', '4');
     const b = await appOn(redisUrl!, `${prefix}rl1:`, 'reader', '4');
