@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { EpubError } from './errors.js';
 import {
@@ -262,7 +262,7 @@ export class FileStore {
       unpackTo(zip, join(tmp, 'unzip')),
       cover ? zip.extractTo(cover.href, join(tmp, 'cover')) : undefined,
       typeof epub === 'string'
-        ? copyFile(epub, join(tmp, 'book.epub'), constants.COPYFILE_EXCL)
+        ? copyEpub(epub, join(tmp, 'book.epub'))
         : writeFile(join(tmp, 'book.epub'), epub, { flag: 'wx' }),
     ]);
   }
@@ -339,4 +339,14 @@ function storeFailure(fileName: string, err: unknown): EpubError {
   return new EpubError('STORE_FAILED', `could not store ${fileName}: ${(err as Error).message}`, {
     cause: err,
   });
+}
+
+/**
+ * copyFile gives the copy its source's mode, and an upload's temporary file is 0600: the stored epub
+ * must be readable by every user, as the unpacked files are (0644), since nginx serves `/res/epub/`
+ * from the store under a user of its own.
+ */
+async function copyEpub(src: string, dest: string): Promise<void> {
+  await copyFile(src, dest, constants.COPYFILE_EXCL);
+  await chmod(dest, 0o644);
 }

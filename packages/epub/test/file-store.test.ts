@@ -36,6 +36,16 @@ describe('FileStore', () => {
     expect(await store.listFileNames()).toEqual(['abc_123']);
   });
 
+  it('stores an epub given as a path readable by every user, whatever the mode of its source file', async () => {
+    const source = join(root, 'upload-0600.epub');
+    await writeFile(source, await readFile(REAL('example-v3.epub')), { mode: 0o600 });
+    expect((await stat(source)).mode & 0o777).toBe(0o600);
+    await store.putBook('from_path', source);
+    expect((await stat(join(root, 'epub/from_path.epub'))).mode & 0o777).toBe(0o644);
+    await store.placeBook('placed_path', source);
+    expect((await stat(join(root, 'epub/placed_path.epub'))).mode & 0o777).toBe(0o644);
+  });
+
   it('unpacks non-ASCII file names and books without a cover', async () => {
     const buf = makeEpub({ chapters: [{ title: '序', fileName: '序 章.xhtml' }] });
     const stored = await store.putBook('cjk', buf, await parseEpub(buf));
