@@ -1,6 +1,7 @@
 import { SharedKeep, Versions } from '@readlib/cache';
 import { testConfig } from '@readlib/config';
 import { TcpRelay } from '@readlib/data/testing';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBaseApp, type Family, RedisUnavailableError, success } from '../src/index.js';
 import { dropRedisPrefix, testRedisUrl, uniqueRedisPrefix } from '../src/redis-testing.js';
@@ -51,6 +52,27 @@ describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
     expect((err as Error).message).toMatch(
       /refused the connection's setup \(ERR DB index is out of range\): fix REDIS_URL$/,
     );
+  });
+
+  it('a server that refuses CLIENT commands (a managed Redis) is still used: only a refused database stops the start', async () => {
+    const admin = new Redis(redisUrl!);
+    const user = `${prefix}noclient`.replace(/[^A-Za-z0-9_-]/g, '_');
+    await admin.call('ACL', 'SETUSER', user, 'on', '>noclient-pass', '~*', '&*', '+@all', '-client');
+    try {
+      const url = new URL(redisUrl!);
+      url.username = user;
+      url.password = 'noclient-pass';
+      const app = await appOn(url.toString(), `${prefix}noclient:`);
+      try {
+        expect((await app.inject('/readyz')).json()).toEqual({ status: 'ok', database: true, redis: true });
+        expect((await app.inject('/thing')).statusCode).toBe(200);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await admin.call('ACL', 'DELUSER', user);
+      admin.disconnect();
+    }
   });
 
   it('counts the rate limit in Redis: two instances share one budget', async () => {
