@@ -99,6 +99,9 @@ describe('the CLI on a production host', () => {
     expect(unit).toContain('ExecStart=/usr/bin/node apps/cli/dist/main.js migrate');
     expect(unit).toContain('EnvironmentFile=/etc/readlib/readlib.env');
     expect(unit).toContain('WorkingDirectory=/opt/readlib');
+    // a database that answers only later (a first boot) is waited for, not given up on
+    expect(unit).toMatch(/^Restart=on-failure$/m);
+    expect(unit).toMatch(/^StartLimitIntervalSec=0$/m);
     const env = join(dir, 'readlib.env');
     writeFileSync(
       env,
