@@ -3,6 +3,7 @@ import type { PoolStats } from '@readlib/data';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { redactUrl } from './log-redaction.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,8 +32,11 @@ function processMetrics(): Registry {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
+/** The credentials of an `Authorization: Bearer …` header; the scheme's name is any case (RFC 9110 §11.1). */
+const BEARER = /^bearer\s+(.*)$/i;
+
 function bearerMatches(header: string | undefined, token: string): boolean {
-  const given = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  const given = header === undefined ? '' : (BEARER.exec(header)?.[1]?.trim() ?? '');
   // compared as digests so neither the length nor the content leaks through timing
   return given !== '' && timingSafeEqual(digest(given), digest(token));
 }
@@ -102,6 +106,12 @@ export function registerMetrics(app: FastifyInstance, opts: MetricsOptions): voi
     { schema: { hide: true }, config: { rateLimit: false }, logLevel: 'warn' },
     async (req, reply) => {
       if (opts.token && !bearerMatches(req.headers.authorization, opts.token)) {
+        // the route logs from `warn` only (a scrape every few seconds would fill the log): a refused
+        // scrape, a misconfigured scraper or a probe, is still worth a line
+        req.log.warn(
+          { url: redactUrl(req.url), reason: req.headers.authorization ? 'wrong token' : 'no token' },
+          'metrics scrape refused',
+        );
         return reply
           .code(401)
           .header('www-authenticate', 'Bearer')

@@ -4,6 +4,7 @@ import { testDialects } from '@readlib/data/testing';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { createBaseApp, success } from '../src/index.js';
+import { appLoggingTo } from './log-app.js';
 
 const dialects = await testDialects();
 
@@ -80,6 +81,35 @@ describe('GET /metrics (issue: scale-out §3)', () => {
     });
     expect(right.statusCode).toBe(200);
     expect(right.body).toMatch(/^http_requests_total\{/m);
+    // the scheme's name is case-insensitive, the token is not
+    for (const [authorization, status] of [
+      ['bearer scrape-me-please', 200],
+      ['BEARER  scrape-me-please', 200],
+      ['bearer SCRAPE-ME-PLEASE', 401],
+      ['Basic scrape-me-please', 401],
+      ['Bearerscrape-me-please', 401],
+    ] as const) {
+      const res = await app.inject({ url: '/metrics', headers: { authorization } });
+      expect([authorization, res.statusCode]).toEqual([authorization, status]);
+    }
+    await app.close();
+  });
+
+  it('a refused scrape writes a warn line saying why; an accepted one writes none', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const app = await appLoggingTo({ write: (line) => lines.push(JSON.parse(line)) }, 'info', {
+      METRICS_TOKEN: 'scrape-me-please',
+    });
+    await app.ready();
+    lines.length = 0;
+    await app.inject('/metrics');
+    await app.inject({ url: '/metrics', headers: { authorization: 'Bearer nope' } });
+    await app.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-me-please' } });
+    expect(lines.map((l) => [l.level, l.msg, l.reason, l.url])).toEqual([
+      [40, 'metrics scrape refused', 'no token', '/metrics'],
+      [40, 'metrics scrape refused', 'wrong token', '/metrics'],
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('nope');
     await app.close();
   });
 
