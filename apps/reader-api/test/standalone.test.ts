@@ -78,7 +78,7 @@ describe.each(dialects)(
         const empty = server(env);
         expect(await empty.exit).toBe(1);
         expect(empty.out()).toMatch(
-          /reader-api: cannot start: database schema is empty .*run `pnpm cli migrate` once/,
+          /reader-api: cannot start: database schema is empty .*run migrate once \(`pnpm cli migrate`; where the build is deployed, `node apps\/cli\/dist\/main\.js migrate` or `systemctl restart readlib-migrate`\), then start the services$/m,
         );
       } finally {
         await h.destroy();

@@ -92,7 +92,8 @@ export async function assertSchemaCurrent(db: Kysely<any>, schema?: string): Pro
   const advice =
     state === 'ahead'
       ? 'the database was migrated by a newer version of this service: deploy that version'
-      : 'run `pnpm cli migrate` once, then start the services';
+      : // a deployed host runs the build (`pnpm cli` would rebuild it as the service user)
+        'run migrate once (`pnpm cli migrate`; where the build is deployed, `node apps/cli/dist/main.js migrate` or `systemctl restart readlib-migrate`), then start the services';
   throw new MigrationError(
     `database schema is ${state} (database at ${latest(applied)}, this build expects ${latest(expected)}): ${advice}`,
   );
