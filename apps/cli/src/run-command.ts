@@ -17,6 +17,21 @@ async function operatorPassword(): Promise<{ password: string; given: boolean }>
   return { password: (await import('node:crypto')).randomBytes(12).toString('base64url'), given: false };
 }
 
+/**
+ * A password refused by the operator rules (too short, too long) came from OPERATOR_PASSWORD when it was
+ * given: the message names the variable, since nothing on the command line held a password.
+ */
+async function fromVariable<T>(given: boolean, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (given && err instanceof Error && err.message.startsWith('password ')) {
+      throw new Error(`OPERATOR_PASSWORD: ${err.message}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
 // the commands that read or write the store; the others need neither STORAGE_DIR nor its being writable
 const STORE_COMMANDS = new Set(['import', 'backup', 'restore']);
 
@@ -100,7 +115,10 @@ async function run(config: AppConfig, { command, positionals, values }: Invocati
         return 0;
       case 'operator:create': {
         const { password, given } = await operatorPassword();
-        await createOperator(rt.handle.db, { username: first, password, nickname: values.nickname ?? first });
+        await fromVariable(
+          given,
+          createOperator(rt.handle.db, { username: first, password, nickname: values.nickname ?? first }),
+        );
         console.log(
           given ? `operator ${first} created` : `operator ${first} created with password: ${password}`,
         );
@@ -108,7 +126,7 @@ async function run(config: AppConfig, { command, positionals, values }: Invocati
       }
       case 'operator:password': {
         const { password, given } = await operatorPassword();
-        await changeOperatorPassword(rt.handle.db, first, password);
+        await fromVariable(given, changeOperatorPassword(rt.handle.db, first, password));
         console.log(
           `password of ${first} changed${given ? '' : ` to: ${password}`}; tokens issued before are refused`,
         );
