@@ -17,7 +17,11 @@ async function serve(): Promise<void> {
     // PostgreSQL: operators' token versions are kept until a commit changing an operator is heard
     commitNotifications: {
       onLost: (err) =>
-        server?.app.log.warn({ err }, 'not listening for commits: reading token versions at every request'),
+        server?.app.log.warn(
+          { error: err.message },
+          'not listening for commits: reading token versions at every request',
+        ),
+      onRestored: () => server?.app.log.info('listening for commits again: token versions kept'),
     },
   });
   try {

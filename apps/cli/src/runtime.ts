@@ -83,6 +83,7 @@ export async function openDatabase(config: AppConfig, opts: RuntimeOptions = {})
         console.warn(
           `[readlib] not listening for commits (${err.message}); reading versions at every request until it listens again`,
         ),
+      onRestored: () => console.warn('[readlib] listening for commits again'),
     },
   });
   return { config, handle, migrated };

@@ -18,7 +18,9 @@ async function serve(): Promise<void> {
     onIdleConnectionError: (err) => app?.log.warn({ err }, 'idle database connection lost'),
     // PostgreSQL: answers are kept until a commit of any process is heard
     commitNotifications: {
-      onLost: (err) => app?.log.warn({ err }, 'not listening for commits: versions read at every request'),
+      onLost: (err) =>
+        app?.log.warn({ error: err.message }, 'not listening for commits: versions read at every request'),
+      onRestored: () => app?.log.info('listening for commits again: kept answers in use'),
     },
   });
   try {

@@ -53,9 +53,10 @@ export interface CreateDbOptions {
    * PostgreSQL: listen for the commits of every process (LISTEN/NOTIFY on a connection of its own), so
    * that `commitStamp` tells when what readers keep may have changed, as SQLite's wal-index does, and a
    * reader keeps its answers instead of reading the versions at every request. For the services; a
-   * one-shot tool does not need it. `onLost` is told when listening stops (it starts again by itself).
+   * one-shot tool does not need it. `onLost` is told once when listening stops (it starts again by
+   * itself), `onRestored` when it listens again.
    */
-  commitNotifications?: { onLost?: (err: Error) => void };
+  commitNotifications?: { onLost?: (err: Error) => void; onRestored?: () => void };
   /**
    * SQLite files: how long a write waits for the write lock another process holds (default
    * DEFAULT_LOCK_WAIT_MS), then fails with SQLITE_BUSY (a 503 in the services). The wait does not stop reads.
@@ -119,6 +120,9 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       ? new CommitListener({
           client: connection,
           ...(options.commitNotifications.onLost ? { onLost: options.commitNotifications.onLost } : {}),
+          ...(options.commitNotifications.onRestored
+            ? { onRestored: options.commitNotifications.onRestored }
+            : {}),
         })
       : undefined;
     const db = new Kysely<Database>({

@@ -21,7 +21,7 @@ import {
   upsertUser,
 } from '../src/index.js';
 import { CommitTellingDialect, hearsItself } from '../src/postgres/commit-notifications.js';
-import { sampleBook, testDialects } from '../src/testing/index.js';
+import { sampleBook, TcpRelay, testDialects } from '../src/testing/index.js';
 
 // PostgreSQL has no commit counter to read without a round trip: a service's handle listens for the
 // commits of every process (the triggers of migration 2026-11-26T1200 notify at commit) and counts
@@ -158,6 +158,39 @@ describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
     expect(operatorsStamp(service.db)).toBeGreaterThan(operatorsBefore);
     expect(service.commitListener!.backendPid).not.toBe(pid);
   });
+
+  it('tells of an outage once, however many attempts fail while it lasts, and tells when it listens again', async () => {
+    const target = new URL((other.config as { url: string }).url);
+    const relay = new TcpRelay(target.hostname, Number(target.port || 5432));
+    await relay.up();
+    const lost: string[] = [];
+    let restored = 0;
+    const relayed = new URL(target);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String(relay.port);
+    const watched = createDb({ ...other.config, url: relayed.toString() } as DbConfig, {
+      commitNotifications: { onLost: (err) => lost.push(err.message), onRestored: () => restored++ },
+    });
+    try {
+      await watched.commitListener!.ready;
+      expect(commitStamp(watched.db)).toBeDefined();
+      await relay.down();
+      await vi.waitFor(() => expect(commitStamp(watched.db)).toBeUndefined(), HEARD);
+      // attempts at 250, 500 and 1000 ms fail while the relay is down
+      await sleep(2000);
+      expect(lost).toHaveLength(1);
+      expect(restored).toBe(0);
+      await relay.up();
+      await vi.waitFor(() => expect(commitStamp(watched.db)).toBeDefined(), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      expect([lost.length, restored]).toEqual([1, 1]);
+    } finally {
+      await watched.destroy();
+      await relay.down();
+    }
+  }, 20_000);
 
   it('listens only once it hears its own notification (a pooler in transaction mode would not pass it on)', async () => {
     const url = (other.config as { url: string }).url;

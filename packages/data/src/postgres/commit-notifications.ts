@@ -31,8 +31,13 @@ const RETRY_FIRST_MS = 250;
 export interface CommitListenerOptions {
   /** the pool's connection settings: the same server, database and search_path */
   client: pg.ClientConfig;
-  /** told when listening stops (the stamp is unknown until it listens again) */
+  /**
+   * told once when listening stops (the stamp is unknown until it listens again), not again for each
+   * attempt that fails while it stays down
+   */
   onLost?: (err: Error) => void;
+  /** told when it listens again after onLost */
+  onRestored?: () => void;
 }
 
 /**
@@ -51,6 +56,8 @@ export class CommitListener {
   /** moved by the notifications of commits to operators, and by this process's own writes */
   private operatorCount = 0;
   private listening = false;
+  /** onLost was told of the outage under way */
+  private reported = false;
   private closed = false;
   private client: pg.Client | undefined;
   private retryMs = RETRY_FIRST_MS;
@@ -115,6 +122,10 @@ export class CommitListener {
       this.moved();
       this.listening = true;
       this.retryMs = RETRY_FIRST_MS;
+      if (this.reported) {
+        this.reported = false;
+        this.options.onRestored?.();
+      }
     } catch (err) {
       this.lost(client, err as Error);
     }
@@ -127,7 +138,10 @@ export class CommitListener {
     client.removeAllListeners('notification');
     client.end().catch(() => {});
     if (this.closed) return;
-    this.options.onLost?.(err);
+    if (!this.reported) {
+      this.reported = true;
+      this.options.onLost?.(err);
+    }
     this.timer = setTimeout(() => void this.listen(), this.retryMs);
     this.timer.unref();
     this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
