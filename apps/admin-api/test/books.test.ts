@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BOOK_LIST_SORT_FIELDS } from '@readlib/contracts';
-import { findBookByFileName, insertBook } from '@readlib/data';
+import { BOOK_LIST_SORT_FIELDS, MaxLength } from '@readlib/contracts';
+import { deleteBook, findBookByFileName, insertBook } from '@readlib/data';
 import { sampleBook, testDialects } from '@readlib/data/testing';
 import { makeEpub } from '@readlib/epub/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -413,6 +413,23 @@ describe.each(dialects)('decisions.md §4 List: filters, sort, paging on $name',
     expect((await list('category=ComputerScience')).body.total).toBe(3);
     expect((await list('category=History&title=learning')).body.total).toBe(0);
     expect((await list('category=Nope')).body.total).toBe(0);
+  });
+
+  it('filters by a whole title or author as long as a book stores one (an operator pastes it)', async () => {
+    const title = `Proceedings ${'of the long-titled symposium, '.repeat(10)}`.slice(0, MaxLength.text);
+    const author = `Committee ${'on names, '.repeat(30)}`.slice(0, MaxLength.text);
+    const row = await insertBook(t.h.db, sampleBook({ title, author, category_id: 8 }), []);
+    try {
+      for (const qs of [`title=${encodeURIComponent(title)}`, `author=${encodeURIComponent(author)}`]) {
+        const res = await list(qs);
+        expect(res.status).toBe(200);
+        expect(res.body.data.map((b: { title: string }) => b.title)).toEqual([title]);
+      }
+      const tooLong = await list(`title=${encodeURIComponent(`${title}x`)}`);
+      expect([tooLong.status, tooLong.body.code]).toEqual([400, -1]);
+    } finally {
+      await deleteBook(t.h.db, row.file_name);
+    }
   });
 
   it('reads filters as a search box sends them: trimmed, blank as not sent', async () => {

@@ -1,3 +1,4 @@
+import { MaxLength } from '@readlib/contracts';
 import { deleteBook, updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dialects, get, type Harness, harness, seedBook, settledSearchLog } from './helpers.js';
@@ -170,6 +171,20 @@ describe.each(dialects)('spec §4.6 / decisions.md §3 search-list on $name', (d
     ).toHaveLength(2);
     // category is the exact name, not a substring
     expect((await get(t, '/book/search-list', { category: 'Literat' })).body.data).toEqual([]);
+  });
+
+  it('an author or publisher as long as a book stores one lists its books, as a detail page links them', async () => {
+    const author = `Collective ${'of many hands, '.repeat(20)}`.slice(0, MaxLength.text);
+    const publisher = `Press ${'and partners, '.repeat(20)}`.slice(0, MaxLength.text);
+    const book = await seedBook(t, { title: 'Long credits', author, publisher });
+    await seedBook(t, { title: 'Other', author: 'Someone', publisher: 'Elsewhere' });
+    for (const query of [{ author }, { publisher }, { author, publisher }]) {
+      const res = await get(t, '/book/search-list', query);
+      expect(res.status).toBe(200);
+      expect(names(res.body.data)).toEqual([book.file_name]);
+    }
+    const tooLong = await get(t, '/book/search-list', { author: `${author}x` });
+    expect([tooLong.status, tooLong.body.error_code]).toEqual([400, 2]);
   });
 
   // Issue: performance — pages are kept per catalogue version, which every book write moves in its

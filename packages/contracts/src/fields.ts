@@ -16,7 +16,11 @@ export const MaxLength = {
   openId: 128,
   fileName: 128,
   keyword: 100,
-  filter: 100,
+  /**
+   * a list filter (title, author, publisher, category): as long as a stored text (`text`), so a client
+   * that filters by a book's own author or title, as a detail page's author link does, finds it
+   */
+  filter: 256,
   nickName: 64,
   avatarUrl: 1024,
   url: 2048,
