@@ -1,7 +1,7 @@
 import { cleanupExpiredUploads, ensureFirstOperator, type FirstOperatorResult } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 import { FileStore } from '@readlib/epub';
-import type { App } from '@readlib/http';
+import { type App, listenOn } from '@readlib/http';
 import { type AdminDeps, buildApp } from './app.js';
 
 export interface StartOptions extends AdminDeps {
@@ -44,7 +44,7 @@ export async function startAdminServer(config: AppConfig, deps: StartOptions): P
   await cleanup();
   const timer = setInterval(cleanup, deps.cleanupIntervalMs ?? 10 * 60_000);
   timer.unref();
-  const url = await app.listen({ host: config.host, port: config.adminPort });
+  const url = await listenOn(app, config.host, config.adminPort, 'ADMIN_PORT');
   return {
     app,
     url,

@@ -37,7 +37,9 @@ describe('pnpm start that cannot start', () => {
     const port = (taken.address() as { port: number }).port;
     try {
       expect(await refused({ ADMIN_PORT: String(port) })).toMatch(
-        new RegExp(`^readlib: cannot start: admin API: listen EADDRINUSE: .*127\\.0\\.0\\.1:${port}$`),
+        new RegExp(
+          `^readlib: cannot start: admin API: listen EADDRINUSE: .*127\\.0\\.0\\.1:${port}: another process listens on port ${port}: stop it, or choose another port with ADMIN_PORT$`,
+        ),
       );
     } finally {
       await new Promise((resolve) => taken.close(resolve));

@@ -1,5 +1,5 @@
 import type { AppConfig } from '@readlib/config';
-import type { App } from '@readlib/http';
+import { type App, listenOn } from '@readlib/http';
 import { buildApp, type ReaderDeps } from './app.js';
 
 export { buildApp, type ReaderDeps } from './app.js';
@@ -11,6 +11,6 @@ export { WARM_UP_MAX_MS } from './warm-up.plugin.js';
  */
 export async function startReaderServer(config: AppConfig, deps: ReaderDeps): Promise<App> {
   const app = await buildApp(config, { warm: true, ...deps });
-  await app.listen({ host: config.host, port: config.readerPort });
+  await listenOn(app, config.host, config.readerPort, 'READER_PORT');
   return app;
 }
