@@ -26,7 +26,7 @@ export const GZIP_FROM_BYTES = 1024;
  * Part of every ETag: moved when the rendering changes, so an app's copy from an older build of the
  * service is sent again rather than confirmed.
  */
-const RENDERING = 2;
+const RENDERING = 3;
 
 /** What one request asks of `send`. */
 export interface OpdsAnswer<T> {
