@@ -100,3 +100,14 @@ describe('entries over 1 MiB', () => {
     await expectEpubError(parseEpub(book([{ name: 'OEBPS/huge.xhtml', data }]), lifted), 'XML_DTD');
   });
 });
+
+describe('entries of up to 1 MiB', () => {
+  // each is inflated in place: many of them must not hold the event loop from the first to the last
+  it('many of them are checked while the event loop keeps turning', async () => {
+    const small = Array.from({ length: 8 }, (_, i) => ({
+      name: `OEBPS/part-${i}.xhtml`,
+      data: chapter(MiB - 200),
+    }));
+    expect(await turnsDuring(() => parseEpub(book(small)))).toBeGreaterThan(0);
+  });
+});
