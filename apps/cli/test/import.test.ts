@@ -101,6 +101,30 @@ describe.each(dialects)('bulk import (issue: EPUB ingestion §4) on $name', (dia
     ]);
   });
 
+  // a file over the archive limit must be refused from its size, never read into memory first
+  it('refuses a file over maxArchiveBytes without reading it, and imports the rest', async () => {
+    const folder = join(dir, 'books');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'a-book.epub'), makeEpub({ title: 'Small enough' }));
+    const big = join(folder, 'b-big.epub');
+    writeFileSync(big, Buffer.alloc(4096));
+    const sources = await collectEpubs([folder]);
+    const reads: string[] = [];
+    const watched = sources.map((src) => ({
+      ...src,
+      load: () => {
+        reads.push(src.name);
+        return src.load();
+      },
+    }));
+    const s = await importAll({ ...deps(), limits: { maxArchiveBytes: 2048 } }, watched);
+    expect(s.added).toBe(1);
+    expect(s.failed).toEqual([
+      { file: big, reason: 'TOO_LARGE: the archive is 4096 bytes, over the 2048 limit' },
+    ]);
+    expect(reads).toEqual([join(folder, 'a-book.epub')]);
+  });
+
   // a link to / inside the folder must not make the import walk the whole machine
   it('follows links to files but not links to folders below a named folder; a named folder may be a link', async () => {
     const folder = join(dir, 'books');

@@ -8,7 +8,7 @@ import {
   type PreparedImport,
   prepareImport,
 } from '@readlib/catalog';
-import { isEpubError } from '@readlib/epub';
+import { EpubError, isEpubError, resolveLimits } from '@readlib/epub';
 import type { Progress } from '../progress.js';
 
 export interface ImportSummary {
@@ -21,6 +21,8 @@ export interface ImportSummary {
 
 export interface ImportSource {
   name: string;
+  /** bytes on disk, when known before reading: a file over the archive limit is refused unread */
+  size?: number;
   load(): Promise<Buffer>;
 }
 
@@ -68,7 +70,7 @@ export async function collectEpubs(paths: string[]): Promise<ImportSource[]> {
       out.push({ name, load: () => Promise.reject(new Error('not a regular file')) });
       return;
     }
-    out.push({ name, load: () => readFile(p) });
+    out.push({ name, size: info.size, load: () => readFile(p) });
   };
   for (const p of paths) await walk(Buffer.from(p), true);
   return out;
@@ -115,10 +117,19 @@ export async function importAll(
   const summary: ImportSummary = { added: 0, duplicate: 0, skipped: [], failed: [] };
   opts.progress?.start(sources.length);
   const ahead = new Map<number, Promise<PreparedImport>>();
+  const { maxArchiveBytes } = resolveLimits(deps.limits);
   const prepare = (i: number) => {
     const src = sources[i];
     if (!src || ahead.has(i)) return;
-    const p = src.load().then((input) =>
+    // the parser refuses such a file too, but only once it is read whole: up to three of them are
+    // in memory at once (this one and the LOOKAHEAD), a 1.5 GB file named .epub took 1.6 GB
+    const load =
+      src.size !== undefined && src.size > maxArchiveBytes
+        ? Promise.reject(
+            new EpubError('TOO_LARGE', `the archive is ${src.size} bytes, over the ${maxArchiveBytes} limit`),
+          )
+        : src.load();
+    const p = load.then((input) =>
       prepareImport(deps, input, {
         originalName: basename(src.name),
         ...(opts.category ? { category: opts.category } : {}),
