@@ -27,7 +27,7 @@ describe.each(dialects)('stored EPUBs under /res/epub/ on $name', (dialect) => {
     expect(res.headers['content-disposition']).toBe(
       `attachment; filename="hlm.epub"; filename*=UTF-8''%E7%BA%A2%E6%A5%BC%E6%A2%A6.epub`,
     );
-    expect(res.headers['content-security-policy']).toBe("script-src 'none'");
+    expect(res.headers['content-security-policy']).toBe("script-src 'none'; form-action 'none'");
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.rawPayload.equals(EPUB_BYTES)).toBe(true);
 

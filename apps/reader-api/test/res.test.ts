@@ -32,7 +32,7 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(OPF);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(res.headers['content-security-policy']).toBe("script-src 'none'");
+    expect(res.headers['content-security-policy']).toBe("script-src 'none'; form-action 'none'");
     expect(res.headers.etag).toBeTruthy();
     expect(res.headers['accept-ranges']).toBe('bytes');
     const again = await t.app.inject({
@@ -219,7 +219,7 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     ]);
     expect(answers.map((r) => r.statusCode)).toEqual([404, 416, 412]);
     for (const res of answers) {
-      expect(res.headers['content-security-policy']).toBe("script-src 'none'");
+      expect(res.headers['content-security-policy']).toBe("script-src 'none'; form-action 'none'");
       expect(res.headers['cache-control'] ?? '').not.toMatch(/immutable/);
     }
   });

@@ -12,7 +12,12 @@ import type { RouteOptions } from '../route-options.js';
 import { downloadDisposition } from './download-name.js';
 
 const YEAR_S = 365 * 24 * 60 * 60;
-const CSP = "script-src 'none'";
+/**
+ * A book's pages come from whoever made the EPUB and are served from the reader's own origin: no
+ * script runs in them, and no form in them posts anywhere (a page asking for a password would
+ * otherwise send it from the service's address).
+ */
+const CSP = "script-src 'none'; form-action 'none'";
 
 /**
  * The path, with every symlink resolved, is still inside the store (a symlink inside the store
