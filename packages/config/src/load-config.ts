@@ -113,8 +113,9 @@ export function loadConfig(
     corsOrigin:
       raw.CORS_ORIGIN === '*'
         ? true
-        : raw.CORS_ORIGIN.split(',')
-            .map((s) => s.trim())
+        : // as browsers send it in Origin, with no trailing slash: the CORS plugin compares strings
+          raw.CORS_ORIGIN.split(',')
+            .map((s) => s.trim().replace(/\/$/, ''))
             .filter(Boolean),
     rateLimit: { perMinute: raw.RATE_LIMIT_PER_MINUTE, loginPerMinute: raw.LOGIN_ATTEMPTS_PER_MINUTE },
     requestTimeoutMs: { reader: raw.READER_REQUEST_TIMEOUT_MS, admin: raw.ADMIN_REQUEST_TIMEOUT_MS },

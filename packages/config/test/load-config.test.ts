@@ -73,6 +73,14 @@ describe('decisions.md §1: configuration from validated environment variables',
     ]);
   });
 
+  it('CORS_ORIGIN: an origin written with a trailing slash is the origin browsers send', () => {
+    // the Origin header has no slash, and the CORS plugin compares strings: as given, none would match
+    expect(load({ CORS_ORIGIN: 'http://127.0.0.1:5173/,https://a.example/' }).corsOrigin).toEqual([
+      'http://127.0.0.1:5173',
+      'https://a.example',
+    ]);
+  });
+
   it('REPORT_UTC_OFFSET: where the report days of decisions.md §5 begin, UTC by default', () => {
     const hour = 3_600_000;
     expect(load({}).reportUtcOffsetMs).toBe(0);
