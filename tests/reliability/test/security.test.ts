@@ -211,6 +211,8 @@ describe('headers, CORS and size limits', () => {
         });
         expect(pre.statusCode).toBe(204);
         expect(pre.headers['access-control-allow-origin']).toBe(origin);
+        // kept by the browser for ten minutes, not Chromium's 5 s default
+        expect(pre.headers['access-control-max-age']).toBe('600');
       }
       for (const origin of [
         'https://evil.example',
