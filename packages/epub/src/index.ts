@@ -14,7 +14,7 @@ export {
   NEW_FILE_NAME_PATTERN,
   type StoredBook,
 } from './file-store.js';
-export { DEFAULT_LIMITS, type EpubLimits, resolveLimits } from './limits.js';
+export { assertArchiveSize, DEFAULT_LIMITS, type EpubLimits, resolveLimits } from './limits.js';
 export { MAX_TOC_ENTRIES, parseEpub } from './parse-epub.js';
 export { isSafeStorePath, MAX_FRAGMENT } from './paths.js';
 export { MAX_TOC_ID, MAX_TOC_LABEL } from './toc.builder.js';

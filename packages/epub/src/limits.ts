@@ -1,3 +1,5 @@
+import { EpubError } from './errors.js';
+
 export interface EpubLimits {
   /** Size of the archive file itself. */
   maxArchiveBytes: number;
@@ -54,4 +56,14 @@ export function resolveLimits(limits?: Partial<EpubLimits>): EpubLimits {
     }
   }
   return merged;
+}
+
+/** Refuses an archive of `size` bytes over `maxArchiveBytes`, from its size, before any of it is read. */
+export function assertArchiveSize(size: number, limits: EpubLimits): void {
+  if (size > limits.maxArchiveBytes) {
+    throw new EpubError(
+      'TOO_LARGE',
+      `the archive is ${size} bytes, over the ${limits.maxArchiveBytes} limit`,
+    );
+  }
 }

@@ -3,7 +3,7 @@ import { verifyArchive } from './archive.verifier.js';
 import { readRootFile } from './container.parser.js';
 import { resolveCover } from './cover.resolver.js';
 import { EpubError } from './errors.js';
-import { type EpubLimits, resolveLimits } from './limits.js';
+import { assertArchiveSize, type EpubLimits, resolveLimits } from './limits.js';
 import { readNavToc } from './nav.parser.js';
 import { readNcxToc } from './ncx.parser.js';
 import { readOpf } from './opf.parser.js';
@@ -54,13 +54,7 @@ export async function openAndParse(
 /** A path stays a path (the archive is read from disk entry by entry); missing files reject here. */
 async function loadInput(input: Buffer | Uint8Array | string, limits: EpubLimits): Promise<Buffer | string> {
   if (typeof input !== 'string') return Buffer.isBuffer(input) ? input : Buffer.from(input);
-  const info = await stat(input);
-  if (info.size > limits.maxArchiveBytes) {
-    throw new EpubError(
-      'TOO_LARGE',
-      `the archive is ${info.size} bytes, over the ${limits.maxArchiveBytes} limit`,
-    );
-  }
+  assertArchiveSize((await stat(input)).size, limits);
   return input;
 }
 

@@ -4,7 +4,12 @@ import { PassThrough, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { EpubError } from './errors.js';
-import { ARCHIVE_RATIO_MIN_BYTES, type EpubLimits, RATIO_CHECK_MIN_BYTES } from './limits.js';
+import {
+  ARCHIVE_RATIO_MIN_BYTES,
+  assertArchiveSize,
+  type EpubLimits,
+  RATIO_CHECK_MIN_BYTES,
+} from './limits.js';
 import {
   dataOffsetOf,
   type RawEntry,
@@ -65,12 +70,7 @@ export class SafeZip {
 
   private open(): number {
     const { limits, src } = this;
-    if (src.size > limits.maxArchiveBytes) {
-      throw new EpubError(
-        'TOO_LARGE',
-        `the archive is ${src.size} bytes, over the ${limits.maxArchiveBytes} limit`,
-      );
-    }
+    assertArchiveSize(src.size, limits);
     const info = readCentralDirectoryInfo(src);
     if (info.entryCount > limits.maxEntries) {
       throw new EpubError(

@@ -8,7 +8,7 @@ import {
   type PreparedImport,
   prepareImport,
 } from '@readlib/catalog';
-import { EpubError, isEpubError, resolveLimits } from '@readlib/epub';
+import { assertArchiveSize, isEpubError, resolveLimits } from '@readlib/epub';
 import type { Progress } from '../progress.js';
 
 export interface ImportSummary {
@@ -117,18 +117,16 @@ export async function importAll(
   const summary: ImportSummary = { added: 0, duplicate: 0, skipped: [], failed: [] };
   opts.progress?.start(sources.length);
   const ahead = new Map<number, Promise<PreparedImport>>();
-  const { maxArchiveBytes } = resolveLimits(deps.limits);
+  const limits = resolveLimits(deps.limits);
   const prepare = (i: number) => {
     const src = sources[i];
     if (!src || ahead.has(i)) return;
-    // the parser refuses such a file too, but only once it is read whole: up to three of them are
-    // in memory at once (this one and the LOOKAHEAD), a 1.5 GB file named .epub took 1.6 GB
-    const load =
-      src.size !== undefined && src.size > maxArchiveBytes
-        ? Promise.reject(
-            new EpubError('TOO_LARGE', `the archive is ${src.size} bytes, over the ${maxArchiveBytes} limit`),
-          )
-        : src.load();
+    // refused from its size, unread: the parser refuses it too, but only once it is read whole, and
+    // up to three files are in memory at once (this one and the LOOKAHEAD)
+    const load = (async () => {
+      if (src.size !== undefined) assertArchiveSize(src.size, limits);
+      return src.load();
+    })();
     const p = load.then((input) =>
       prepareImport(deps, input, {
         originalName: basename(src.name),
