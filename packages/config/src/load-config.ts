@@ -63,11 +63,13 @@ export function loadConfig(
   if (isPostgres) checked(() => assertPostgresUrl(raw.DATABASE_URL));
   const publicBaseUrl = raw.PUBLIC_BASE_URL;
   if (publicBaseUrl !== undefined) checked(() => assertHttpUrl('PUBLIC_BASE_URL', publicBaseUrl));
-  if (raw.CORS_ORIGIN !== '*')
-    for (const origin of raw.CORS_ORIGIN.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean))
-      checked(() => assertHttpUrl('CORS_ORIGIN', origin, true));
+  const corsOrigins =
+    raw.CORS_ORIGIN === '*'
+      ? undefined
+      : raw.CORS_ORIGIN.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+  for (const origin of corsOrigins ?? []) checked(() => assertHttpUrl('CORS_ORIGIN', origin, true));
   const wechatSecrets = checked(() => parsePairs(raw.WECHAT_APP_SECRETS, 'WECHAT_APP_SECRETS'));
   const alipayKeys = checked(() => parseAlipayKeys(raw.ALIPAY_APP_KEYS));
   const reportUtcOffsetMs = checked(() => parseUtcOffset(raw.REPORT_UTC_OFFSET));
@@ -110,13 +112,8 @@ export function loadConfig(
     redisKeyPrefix: raw.REDIS_KEY_PREFIX,
     trustProxy,
     metricsToken: raw.METRICS_TOKEN || undefined,
-    corsOrigin:
-      raw.CORS_ORIGIN === '*'
-        ? true
-        : // as browsers send it in Origin, with no trailing slash: the CORS plugin compares strings
-          raw.CORS_ORIGIN.split(',')
-            .map((s) => s.trim().replace(/\/$/, ''))
-            .filter(Boolean),
+    // as browsers send it in Origin, with no trailing slash: the CORS plugin compares strings
+    corsOrigin: corsOrigins?.map(withoutTrailingSlash) ?? true,
     rateLimit: { perMinute: raw.RATE_LIMIT_PER_MINUTE, loginPerMinute: raw.LOGIN_ATTEMPTS_PER_MINUTE },
     requestTimeoutMs: { reader: raw.READER_REQUEST_TIMEOUT_MS, admin: raw.ADMIN_REQUEST_TIMEOUT_MS },
     socketIdleTimeoutMs: raw.SOCKET_IDLE_TIMEOUT_MS,
@@ -295,6 +292,9 @@ function parseUtcOffset(value: string): number {
   return (value.startsWith('-') && east > 0 ? -east : east) * 60_000;
 }
 
+/** An origin as browsers send it in `Origin`: no trailing slash. */
+const withoutTrailingSlash = (value: string) => value.replace(/\/$/, '');
+
 /**
  * An http(s) URL with a host (`http://` would make covers `http:/res/...`; a space or a port past 65535
  * is refused as well); an origin is a URL with nothing after its host and port.
@@ -310,7 +310,7 @@ function assertHttpUrl(name: string, value: string, origin = false): void {
     url !== undefined &&
     (url.protocol === 'http:' || url.protocol === 'https:') &&
     url.hostname !== '' &&
-    (!origin || value.replace(/\/$/, '') === url.origin);
+    (!origin || withoutTrailingSlash(value) === url.origin);
   if (!ok)
     throw new ConfigError(
       `${name}: ${JSON.stringify(value)} is not ${origin ? 'an origin (scheme://host[:port])' : 'an http(s) URL with a host'}`,
