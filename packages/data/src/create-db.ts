@@ -3,7 +3,11 @@ import pg from 'pg';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
-import { CommitListener, CommitTellingDialect } from './postgres/commit-notifications.js';
+import {
+  CommitListener,
+  type CommitListenerOptions,
+  CommitTellingDialect,
+} from './postgres/commit-notifications.js';
 import { PreparingClient } from './postgres/prepared-statements.js';
 import { setNotifiedCommitStamp } from './sqlite/commit-probe.js';
 import { openSqliteFile, openSqliteMemory } from './sqlite/open-db.js';
@@ -56,7 +60,7 @@ export interface CreateDbOptions {
    * one-shot tool does not need it. `onLost` is told once when listening stops (it starts again by
    * itself), `onRestored` when it listens again.
    */
-  commitNotifications?: { onLost?: (err: Error) => void; onRestored?: () => void };
+  commitNotifications?: Omit<CommitListenerOptions, 'client'>;
   /**
    * SQLite files: how long a write waits for the write lock another process holds (default
    * DEFAULT_LOCK_WAIT_MS), then fails with SQLITE_BUSY (a 503 in the services). The wait does not stop reads.
@@ -117,13 +121,7 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     // and the pool drops the dead client, so this listener only keeps the process alive.
     pool.on('connect', (client) => client.on('error', () => {}));
     const listener = options.commitNotifications
-      ? new CommitListener({
-          client: connection,
-          ...(options.commitNotifications.onLost ? { onLost: options.commitNotifications.onLost } : {}),
-          ...(options.commitNotifications.onRestored
-            ? { onRestored: options.commitNotifications.onRestored }
-            : {}),
-        })
+      ? new CommitListener({ client: connection, ...options.commitNotifications })
       : undefined;
     const db = new Kysely<Database>({
       dialect: listener
