@@ -1,6 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { changeOperatorPassword, createOperator, resolveCategory } from '@readlib/catalog';
+import {
+  changeOperatorPassword,
+  checkPasswordLength,
+  createOperator,
+  resolveCategory,
+} from '@readlib/catalog';
 import { type AppConfig, describeDatabase, loadConfig } from '@readlib/config';
 import { backupSqlite, restoreSqlite } from './commands/backup.command.js';
 import { collectEpubs, importAll } from './commands/import.command.js';
@@ -10,26 +15,21 @@ import { Progress } from './progress.js';
 import { type DatabaseRuntime, openDatabase, openRuntime, type Runtime } from './runtime.js';
 import { type Invocation, UsageError } from './usage.js';
 
-/** OPERATOR_PASSWORD, or a generated one the command prints (given: false). */
+/**
+ * OPERATOR_PASSWORD, or a generated one the command prints (given: false). A given one the operator
+ * rules refuse is reported naming the variable, since nothing on the command line held a password.
+ */
 async function operatorPassword(): Promise<{ password: string; given: boolean }> {
   const given = process.env.OPERATOR_PASSWORD;
-  if (given !== undefined) return { password: given, given: true };
-  return { password: (await import('node:crypto')).randomBytes(12).toString('base64url'), given: false };
-}
-
-/**
- * A password refused by the operator rules (too short, too long) came from OPERATOR_PASSWORD when it was
- * given: the message names the variable, since nothing on the command line held a password.
- */
-async function fromVariable<T>(given: boolean, work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (given && err instanceof Error && err.message.startsWith('password ')) {
-      throw new Error(`OPERATOR_PASSWORD: ${err.message}`, { cause: err });
+  if (given !== undefined) {
+    try {
+      checkPasswordLength(given);
+    } catch (err) {
+      throw new Error(`OPERATOR_PASSWORD: ${(err as Error).message}`, { cause: err });
     }
-    throw err;
+    return { password: given, given: true };
   }
+  return { password: (await import('node:crypto')).randomBytes(12).toString('base64url'), given: false };
 }
 
 // the commands that read or write the store; the others need neither STORAGE_DIR nor its being writable
@@ -115,10 +115,7 @@ async function run(config: AppConfig, { command, positionals, values }: Invocati
         return 0;
       case 'operator:create': {
         const { password, given } = await operatorPassword();
-        await fromVariable(
-          given,
-          createOperator(rt.handle.db, { username: first, password, nickname: values.nickname ?? first }),
-        );
+        await createOperator(rt.handle.db, { username: first, password, nickname: values.nickname ?? first });
         console.log(
           given ? `operator ${first} created` : `operator ${first} created with password: ${password}`,
         );
@@ -126,7 +123,7 @@ async function run(config: AppConfig, { command, positionals, values }: Invocati
       }
       case 'operator:password': {
         const { password, given } = await operatorPassword();
-        await fromVariable(given, changeOperatorPassword(rt.handle.db, first, password));
+        await changeOperatorPassword(rt.handle.db, first, password);
         console.log(
           `password of ${first} changed${given ? '' : ` to: ${password}`}; tokens issued before are refused`,
         );

@@ -20,7 +20,8 @@ export const MIN_PASSWORD_LENGTH = 8;
 // counted as the login body's schema counts (code points), so every account made here can log in
 const length = (s: string) => Array.from(s).length;
 
-function checkPasswordLength(password: string): void {
+/** Refuses (invalid) a password the operator rules do not take: too short, only white space, too long. */
+export function checkPasswordLength(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw invalid(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
   }
