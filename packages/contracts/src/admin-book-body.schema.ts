@@ -44,7 +44,7 @@ export const BookUpdateBody = Type.Object(writableProperties(), {
   additionalProperties: false,
   description: 'E-book update (spec §4.11).',
 });
-export type BookUpdateBody = Static<typeof BookUpdateBody>;
+export interface BookUpdateBody extends Static<typeof BookUpdateBody> {}
 
 /** POST /book/create body (spec §4.11): the update fields plus url (decisions.md §4). */
 export const BookCreateBody = Type.Object(
@@ -54,7 +54,7 @@ export const BookCreateBody = Type.Object(
   },
   { $id: 'BookCreateBody', additionalProperties: false, description: 'E-book creation (spec §4.11).' },
 );
-export type BookCreateBody = Static<typeof BookCreateBody>;
+export interface BookCreateBody extends Static<typeof BookCreateBody> {}
 
 /**
  * POST /book/upload body (spec §4.11): multipart/form-data with the EPUB in field `file`. Documents the
@@ -64,4 +64,4 @@ export const UploadForm = Type.Object(
   { file: Type.String({ format: 'binary', description: 'The EPUB file.' }) },
   { $id: 'UploadForm', description: 'EPUB upload (multipart/form-data).' },
 );
-export type UploadForm = Static<typeof UploadForm>;
+export interface UploadForm extends Static<typeof UploadForm> {}

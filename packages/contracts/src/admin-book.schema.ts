@@ -19,7 +19,7 @@ export const AdminBook = Type.Object(
   },
   { $id: 'AdminBook', description: 'Administration e-book (spec §2.10).' },
 );
-export type AdminBook = Static<typeof AdminBook>;
+export interface AdminBook extends Static<typeof AdminBook> {}
 
 /**
  * Where a book's files are, relative to the file store, as the create and update bodies take them: a
@@ -42,7 +42,7 @@ export const AdminBookDetail = Type.Object(
   { ...AdminBook.properties, ...storedFileProperties(), ...contentsProperties() },
   { $id: 'AdminBookDetail', description: 'Administration e-book with its table of contents (spec §2.10).' },
 );
-export type AdminBookDetail = Static<typeof AdminBookDetail>;
+export interface AdminBookDetail extends Static<typeof AdminBookDetail> {}
 
 /** Administration category (spec §2.12). */
 export const AdminCategory = Type.Object(
@@ -53,7 +53,7 @@ export const AdminCategory = Type.Object(
   },
   { $id: 'AdminCategory', description: 'Administration category (spec §2.12).' },
 );
-export type AdminCategory = Static<typeof AdminCategory>;
+export interface AdminCategory extends Static<typeof AdminCategory> {}
 
 /** GET /book/list query (spec §4.11, decisions.md §4). */
 export const BookListQuery = Type.Object(
@@ -75,14 +75,14 @@ export const BookListQuery = Type.Object(
   },
   { $id: 'BookListQuery', description: 'E-book list query (spec §4.11). Filters combine with AND.' },
 );
-export type BookListQuery = Static<typeof BookListQuery>;
+export interface BookListQuery extends Static<typeof BookListQuery> {}
 
 /** GET /book/delete query (spec §4.11). */
 export const FileNameQuery = Type.Object(
   { fileName: fileNameParam() },
   { $id: 'FileNameQuery', description: 'Query naming one e-book.' },
 );
-export type FileNameQuery = Static<typeof FileNameQuery>;
+export interface FileNameQuery extends Static<typeof FileNameQuery> {}
 
 /** GET /book/get query (spec §4.11): missing or unknown fileName is code -1 (decisions.md §4). */
 export const OptionalFileNameQuery = Type.Object(
@@ -91,7 +91,7 @@ export const OptionalFileNameQuery = Type.Object(
   },
   { $id: 'OptionalFileNameQuery', description: 'Query optionally naming one e-book.' },
 );
-export type OptionalFileNameQuery = Static<typeof OptionalFileNameQuery>;
+export interface OptionalFileNameQuery extends Static<typeof OptionalFileNameQuery> {}
 
 /**
  * GET /book/same query: what makes two books the same for POST /book/create (refused with 409), compared
@@ -109,4 +109,4 @@ export const BookIdentityQuery = Type.Object(
   },
   { $id: 'BookIdentityQuery', description: "A book's title, author and publisher." },
 );
-export type BookIdentityQuery = Static<typeof BookIdentityQuery>;
+export interface BookIdentityQuery extends Static<typeof BookIdentityQuery> {}

@@ -9,14 +9,14 @@ export const LoginBody = Type.Object(
   },
   { $id: 'LoginBody', additionalProperties: false, description: 'Operator login (spec §4.11).' },
 );
-export type LoginBody = Static<typeof LoginBody>;
+export interface LoginBody extends Static<typeof LoginBody> {}
 
 /** POST /user/login data (spec §5). */
 export const LoginData = Type.Object(
   { token: Type.String({ description: 'JWT, sent as `Authorization: Bearer <token>`.' }) },
   { $id: 'LoginData', description: 'Login token (spec §5).' },
 );
-export type LoginData = Static<typeof LoginData>;
+export interface LoginData extends Static<typeof LoginData> {}
 
 /** GET/POST /user/info data (spec §2.11). */
 export const AdminUser = Type.Object(
@@ -29,7 +29,7 @@ export const AdminUser = Type.Object(
   },
   { $id: 'AdminUser', description: 'Administration user (spec §2.11).' },
 );
-export type AdminUser = Static<typeof AdminUser>;
+export interface AdminUser extends Static<typeof AdminUser> {}
 
 /** GET /book/home (admin) data: catalogue totals (spec §4.11). */
 export const DashboardTotals = Type.Object(
@@ -41,4 +41,4 @@ export const DashboardTotals = Type.Object(
   },
   { $id: 'DashboardTotals', description: 'Dashboard totals (spec §4.11).' },
 );
-export type DashboardTotals = Static<typeof DashboardTotals>;
+export interface DashboardTotals extends Static<typeof DashboardTotals> {}

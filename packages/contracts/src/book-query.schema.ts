@@ -9,14 +9,14 @@ export const DetailQuery = Type.Object(
   },
   { $id: 'DetailQuery', description: 'Book detail query (spec §4.7).' },
 );
-export type DetailQuery = Static<typeof DetailQuery>;
+export interface DetailQuery extends Static<typeof DetailQuery> {}
 
 /** GET /book/contents query (spec §4.7). */
 export const ContentsQuery = Type.Object(
   { fileName: fileNameParam() },
   { $id: 'ContentsQuery', description: 'Table-of-contents query (spec §4.7).' },
 );
-export type ContentsQuery = Static<typeof ContentsQuery>;
+export interface ContentsQuery extends Static<typeof ContentsQuery> {}
 
 /** GET /book/rank/save query (spec §4.9): rank is an integer 1 to 5 (decisions.md §3). */
 export const RankSaveQuery = Type.Object(
@@ -31,4 +31,4 @@ export const RankSaveQuery = Type.Object(
   },
   { $id: 'RankSaveQuery', description: 'Rating query (spec §4.9).' },
 );
-export type RankSaveQuery = Static<typeof RankSaveQuery>;
+export interface RankSaveQuery extends Static<typeof RankSaveQuery> {}

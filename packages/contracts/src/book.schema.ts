@@ -18,7 +18,7 @@ export const BookSummary = Type.Object(
   },
   { $id: 'BookSummary', description: 'Book summary (spec §2.1).' },
 );
-export type BookSummary = Static<typeof BookSummary>;
+export interface BookSummary extends Static<typeof BookSummary> {}
 
 /** Reader of a book, inside the book detail `readers` (spec §2.3). */
 export const Reader = Type.Object(
@@ -29,7 +29,7 @@ export const Reader = Type.Object(
   },
   { $id: 'Reader', description: 'Reader of a book (spec §2.3).' },
 );
-export type Reader = Static<typeof Reader>;
+export interface Reader extends Static<typeof Reader> {}
 
 /** Book detail: the summary plus flags, readers and ratings (spec §2.2, decisions.md §3). */
 export const BookDetail = Type.Object(
@@ -59,4 +59,4 @@ export const BookDetail = Type.Object(
   },
   { $id: 'BookDetail', description: 'Book detail (spec §2.2).' },
 );
-export type BookDetail = Static<typeof BookDetail>;
+export interface BookDetail extends Static<typeof BookDetail> {}

@@ -18,7 +18,7 @@ export const ContentsEntry = Type.Object(
   },
   { $id: 'ContentsEntry', description: 'Table-of-contents entry.' },
 );
-export type ContentsEntry = Static<typeof ContentsEntry>;
+export interface ContentsEntry extends Static<typeof ContentsEntry> {}
 
 // A named interface rather than `Static<typeof ContentsNode>`: declaration emit cannot print an
 // anonymous recursive type (it elides the nested level to an array of any), so the schemas that
@@ -51,7 +51,7 @@ export const ContentsTree = Type.Array(Type.Unsafe<ContentsNode>(ref(ContentsNod
   description:
     'Tree-shaped table of contents: the top-level entries, in document order, each with its nested entries.',
 });
-export type ContentsTree = Static<typeof ContentsTree>;
+export interface ContentsTree extends Static<typeof ContentsTree> {}
 
 const contentsTree = () => ref(ContentsTree);
 
@@ -60,7 +60,7 @@ export const BookContents = Type.Object(
   { ...BookDetail.properties, contents: contents(), contentsTree: contentsTree() },
   { $id: 'BookContents', description: 'Book detail with its table of contents (spec §4.7).' },
 );
-export type BookContents = Static<typeof BookContents>;
+export interface BookContents extends Static<typeof BookContents> {}
 
 /** Shared by the admin e-book with contents. */
 export const contentsProperties = () => ({ contents: contents(), contentsTree: contentsTree() });

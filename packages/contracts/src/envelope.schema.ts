@@ -22,7 +22,7 @@ export const ReaderError = Type.Object(
   { error_code: errorCode(), msg: msg(), data: Type.Optional(Type.Null()) },
   { $id: 'ReaderError', description: 'Reader API error response.' },
 );
-export type ReaderError = Static<typeof ReaderError>;
+export interface ReaderError extends Static<typeof ReaderError> {}
 
 /** Administration API envelope `{ code, msg, data }` (spec §4.11). No `$id`: build one per route. */
 export const AdminEnvelope = <T extends TSchema>(data: T) =>
@@ -37,7 +37,7 @@ export const AdminError = Type.Object(
   { code: adminCode(), msg: msg(), data: Type.Optional(Type.Null()) },
   { $id: 'AdminError', description: 'Administration API error response.' },
 );
-export type AdminError = Static<typeof AdminError>;
+export interface AdminError extends Static<typeof AdminError> {}
 
 /** Paged administration list `{ code, msg, data: item[], page, pageSize, total }` (spec §4.11, GET /book/list). */
 export const AdminPage = <T extends TSchema>(item: T) =>

@@ -5,7 +5,7 @@ export const Health = Type.Object(
   { status: Type.Literal('ok', { description: 'Always "ok" when the process answers.' }) },
   { $id: 'Health', description: 'Liveness (decisions.md §1).' },
 );
-export type Health = Static<typeof Health>;
+export interface Health extends Static<typeof Health> {}
 
 /** GET /readyz: the database (and Redis, when configured) is reachable (decisions.md §1), outside the envelopes. */
 export const Ready = Type.Object(
@@ -22,4 +22,4 @@ export const Ready = Type.Object(
   },
   { $id: 'Ready', description: 'Readiness (decisions.md §1).' },
 );
-export type Ready = Static<typeof Ready>;
+export interface Ready extends Static<typeof Ready> {}

@@ -13,7 +13,7 @@ export const CategoryItem = Type.Object(
   },
   { $id: 'CategoryItem', description: 'Category item (spec §2.5).' },
 );
-export type CategoryItem = Static<typeof CategoryItem>;
+export interface CategoryItem extends Static<typeof CategoryItem> {}
 
 /** Home-page hot search term (spec §2.6). */
 export const HotSearch = Type.Object(
@@ -23,7 +23,7 @@ export const HotSearch = Type.Object(
   },
   { $id: 'HotSearch', description: 'Hot search term (spec §2.6).' },
 );
-export type HotSearch = Static<typeof HotSearch>;
+export interface HotSearch extends Static<typeof HotSearch> {}
 
 /** Home-page banner (spec §2.6). */
 export const Banner = Type.Object(
@@ -35,7 +35,7 @@ export const Banner = Type.Object(
   },
   { $id: 'Banner', description: 'Home-page banner (spec §2.6).' },
 );
-export type Banner = Static<typeof Banner>;
+export interface Banner extends Static<typeof Banner> {}
 
 /** Item of GET /book/hot-search (spec §2.7). */
 export const HotSearchItem = Type.Object(
@@ -45,7 +45,7 @@ export const HotSearchItem = Type.Object(
   },
   { $id: 'HotSearchItem', description: 'Hot-search list item (spec §2.7).' },
 );
-export type HotSearchItem = Static<typeof HotSearchItem>;
+export interface HotSearchItem extends Static<typeof HotSearchItem> {}
 
 const books = (description: string) => Type.Array(ref(BookSummary), { description });
 
@@ -63,11 +63,11 @@ export const HomeData = Type.Object(
   },
   { $id: 'HomeData', description: 'Home page data (spec §4.1).' },
 );
-export type HomeData = Static<typeof HomeData>;
+export interface HomeData extends Static<typeof HomeData> {}
 
 /** GET /book/home/v2 query (spec §4.1). */
 export const HomeQuery = Type.Object(
   { openId: openIdParam() },
   { $id: 'HomeQuery', description: 'Home page query (spec §4.1).' },
 );
-export type HomeQuery = Static<typeof HomeQuery>;
+export interface HomeQuery extends Static<typeof HomeQuery> {}

@@ -9,7 +9,7 @@ export const OpdsPageQuery = Type.Object(
   { page: Type.Optional(pageParam()) },
   { $id: 'OpdsPageQuery', description: 'Page of an OPDS feed (20 entries a page).' },
 );
-export type OpdsPageQuery = Static<typeof OpdsPageQuery>;
+export interface OpdsPageQuery extends Static<typeof OpdsPageQuery> {}
 
 /** Query of a category's OPDS acquisition feed. */
 export const OpdsCategoryQuery = Type.Object(
@@ -20,7 +20,7 @@ export const OpdsCategoryQuery = Type.Object(
   },
   { $id: 'OpdsCategoryQuery', description: "A category's books, as an OPDS acquisition feed." },
 );
-export type OpdsCategoryQuery = Static<typeof OpdsCategoryQuery>;
+export interface OpdsCategoryQuery extends Static<typeof OpdsCategoryQuery> {}
 
 /**
  * Query of an author's or a publisher's OPDS acquisition feed: the value exactly as listed. Its
@@ -34,7 +34,7 @@ export const OpdsNameQuery = Type.Object(
   },
   { $id: 'OpdsNameQuery', description: "An author's or a publisher's books, as an OPDS acquisition feed." },
 );
-export type OpdsNameQuery = Static<typeof OpdsNameQuery>;
+export interface OpdsNameQuery extends Static<typeof OpdsNameQuery> {}
 
 /** Query of the OPDS search feeds (the OpenSearch template's {searchTerms}, OPDS 2's {?query}). */
 export const OpdsSearchQuery = Type.Object(
@@ -47,11 +47,11 @@ export const OpdsSearchQuery = Type.Object(
   },
   { $id: 'OpdsSearchQuery', description: 'Search of the catalogue, as an OPDS acquisition feed.' },
 );
-export type OpdsSearchQuery = Static<typeof OpdsSearchQuery>;
+export interface OpdsSearchQuery extends Static<typeof OpdsSearchQuery> {}
 
 /** Query of one publication: an OPDS 1.2 entry document or an OPDS 2.0 publication. */
 export const OpdsPublicationQuery = Type.Object(
   { fileName: fileNameParam() },
   { $id: 'OpdsPublicationQuery', description: 'One book of the catalogue, as an OPDS publication.' },
 );
-export type OpdsPublicationQuery = Static<typeof OpdsPublicationQuery>;
+export interface OpdsPublicationQuery extends Static<typeof OpdsPublicationQuery> {}

@@ -15,7 +15,7 @@ export const ScreenQuery = Type.Object(
   },
   { $id: 'ScreenQuery', description: 'Report window (decisions.md §5).' },
 );
-export type ScreenQuery = Static<typeof ScreenQuery>;
+export interface ScreenQuery extends Static<typeof ScreenQuery> {}
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -96,7 +96,7 @@ export const ScreenData = Type.Object(
   },
   { $id: 'ScreenData', description: 'Report data (decisions.md §5).' },
 );
-export type ScreenData = Static<typeof ScreenData>;
+export interface ScreenData extends Static<typeof ScreenData> {}
 
 /** GET /screen/wordcloud item (decisions.md §5); at most 100, most frequent first. */
 export const WordCloudItem = Type.Object(
@@ -107,7 +107,7 @@ export const WordCloudItem = Type.Object(
   },
   { $id: 'WordCloudItem', description: 'Word-cloud item (decisions.md §5).' },
 );
-export type WordCloudItem = Static<typeof WordCloudItem>;
+export interface WordCloudItem extends Static<typeof WordCloudItem> {}
 
 /** GET /screen/map item and scatter data item (decisions.md §5). */
 export const MapItem = Type.Object(
@@ -117,7 +117,7 @@ export const MapItem = Type.Object(
   },
   { $id: 'MapItem', description: 'Users per region (decisions.md §5).' },
 );
-export type MapItem = Static<typeof MapItem>;
+export interface MapItem extends Static<typeof MapItem> {}
 
 /** GET /screen/map/scatter data (decisions.md §5). */
 const lngLat = () =>
@@ -136,4 +136,4 @@ export const ScatterData = Type.Object(
   },
   { $id: 'ScatterData', description: 'Users per city with coordinates (decisions.md §5).' },
 );
-export type ScatterData = Static<typeof ScatterData>;
+export interface ScatterData extends Static<typeof ScatterData> {}

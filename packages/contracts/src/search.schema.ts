@@ -7,7 +7,7 @@ export const SearchAuthor = Type.Object(
   { author: Type.String({ description: 'Matching author.' }) },
   { $id: 'SearchAuthor', description: 'Search result author (spec §2.8).' },
 );
-export type SearchAuthor = Static<typeof SearchAuthor>;
+export interface SearchAuthor extends Static<typeof SearchAuthor> {}
 
 /** Category group item of the search result (spec §2.8). */
 export const SearchCategory = Type.Object(
@@ -17,14 +17,14 @@ export const SearchCategory = Type.Object(
   },
   { $id: 'SearchCategory', description: 'Search result category (spec §2.8).' },
 );
-export type SearchCategory = Static<typeof SearchCategory>;
+export interface SearchCategory extends Static<typeof SearchCategory> {}
 
 /** Publisher group item of the search result (spec §2.8). */
 export const SearchPublisher = Type.Object(
   { publisher: Type.String({ description: 'Matching publisher.' }) },
   { $id: 'SearchPublisher', description: 'Search result publisher (spec §2.8).' },
 );
-export type SearchPublisher = Static<typeof SearchPublisher>;
+export interface SearchPublisher extends Static<typeof SearchPublisher> {}
 
 /** GET /book/search data (spec §4.5, decisions.md §3). */
 export const SearchResult = Type.Object(
@@ -45,7 +45,7 @@ export const SearchResult = Type.Object(
   },
   { $id: 'SearchResult', description: 'Search result groups (spec §2.8).' },
 );
-export type SearchResult = Static<typeof SearchResult>;
+export interface SearchResult extends Static<typeof SearchResult> {}
 
 /** GET /book/search query (spec §4.5). */
 export const SearchQuery = Type.Object(
@@ -60,7 +60,7 @@ export const SearchQuery = Type.Object(
   },
   { $id: 'SearchQuery', description: 'Search query (spec §4.5).' },
 );
-export type SearchQuery = Static<typeof SearchQuery>;
+export interface SearchQuery extends Static<typeof SearchQuery> {}
 
 /** GET /book/search-list query (spec §4.6): at least one of publisher, author, category, categoryId. */
 export const SearchListQuery = Type.Object(
@@ -88,7 +88,7 @@ export const SearchListQuery = Type.Object(
     description: 'Book list query (spec §4.6). Filters combine with AND; none sent gives error_code 2.',
   },
 );
-export type SearchListQuery = Static<typeof SearchListQuery>;
+export interface SearchListQuery extends Static<typeof SearchListQuery> {}
 
 const searchListFilters = ['publisher', 'author', 'category', 'categoryId'] as const;
 

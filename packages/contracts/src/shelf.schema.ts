@@ -11,7 +11,7 @@ export const ShelfEntry = Type.Object(
   },
   { $id: 'ShelfEntry', description: 'Shelf entry (spec §2.4).' },
 );
-export type ShelfEntry = Static<typeof ShelfEntry>;
+export interface ShelfEntry extends Static<typeof ShelfEntry> {}
 
 /** GET /book/shelf/get query (spec §4.8): with fileName, the shelf status of one book; without, the shelf. */
 export const ShelfGetQuery = Type.Object(
@@ -21,7 +21,7 @@ export const ShelfGetQuery = Type.Object(
   },
   { $id: 'ShelfGetQuery', description: 'Shelf query (spec §4.8).' },
 );
-export type ShelfGetQuery = Static<typeof ShelfGetQuery>;
+export interface ShelfGetQuery extends Static<typeof ShelfGetQuery> {}
 
 /** The decoded `shelf` parameter (decisions.md §3); anything else is error_code 2. */
 export const ShelfParam = Type.Object(
@@ -39,4 +39,4 @@ export const ShelfParam = Type.Object(
   },
   { $id: 'ShelfParam', description: 'Decoded shelf parameter (spec §4.8).' },
 );
-export type ShelfParam = Static<typeof ShelfParam>;
+export interface ShelfParam extends Static<typeof ShelfParam> {}

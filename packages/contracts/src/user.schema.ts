@@ -33,14 +33,14 @@ export const RegisterBody = Type.Object(
       'Registration body (spec §4.4). An upsert keyed by openId: a later call changes the fields it sends and keeps the others, and the registration time.',
   },
 );
-export type RegisterBody = Static<typeof RegisterBody>;
+export interface RegisterBody extends Static<typeof RegisterBody> {}
 
 /** GET /user/day query (spec §4.10). */
 export const UserDayQuery = Type.Object(
   { openId: openIdParam() },
   { $id: 'UserDayQuery', description: 'Days-since-registration query (spec §4.10).' },
 );
-export type UserDayQuery = Static<typeof UserDayQuery>;
+export interface UserDayQuery extends Static<typeof UserDayQuery> {}
 
 /** GET /user/day data (spec §4.10): whole days, the registration day counting as day 1. */
 export const UserDayData = Type.Object(
@@ -49,7 +49,7 @@ export const UserDayData = Type.Object(
   },
   { $id: 'UserDayData', description: 'Days since registration (spec §4.10).' },
 );
-export type UserDayData = Static<typeof UserDayData>;
+export interface UserDayData extends Static<typeof UserDayData> {}
 
 /** GET /openId/get query, messaging platform (spec §4.3). */
 export const OpenIdQuery = Type.Object(
@@ -63,7 +63,7 @@ export const OpenIdQuery = Type.Object(
   },
   { $id: 'OpenIdQuery', description: 'Login-code exchange query, messaging platform (spec §4.3).' },
 );
-export type OpenIdQuery = Static<typeof OpenIdQuery>;
+export interface OpenIdQuery extends Static<typeof OpenIdQuery> {}
 
 /** GET /openId/get/payplatform (and /openId/get/alipay) query (spec §4.3, decisions.md §3). */
 export const PayOpenIdQuery = Type.Object(
@@ -73,7 +73,7 @@ export const PayOpenIdQuery = Type.Object(
   },
   { $id: 'PayOpenIdQuery', description: 'Login-code exchange query, payment platform (spec §4.3).' },
 );
-export type PayOpenIdQuery = Static<typeof PayOpenIdQuery>;
+export interface PayOpenIdQuery extends Static<typeof PayOpenIdQuery> {}
 
 /** Login-code exchange data (spec §4.3): exactly `{openid, session_key}`. */
 export const OpenIdData = Type.Object(
@@ -87,4 +87,4 @@ export const OpenIdData = Type.Object(
   },
   { $id: 'OpenIdData', description: 'Login-code exchange result (spec §4.3).' },
 );
-export type OpenIdData = Static<typeof OpenIdData>;
+export interface OpenIdData extends Static<typeof OpenIdData> {}

@@ -2,6 +2,7 @@ import type { AdminBookDetail, LoginData } from '@readlib/contracts';
 import type { AdminRoutes, ResultOf } from '@readlib/contracts/routes';
 import type { ApiError } from './api-error.js';
 import type { BookListQuery } from './contract-types.js';
+import type { AdminRouteTypes } from './route-calls.generated.js';
 import type { Loose, RouteMethods } from './route-client.js';
 import type { CallOptions, FetchLike, LocalFile, MiniProgramFetch, UploadCallOptions } from './transport.js';
 
@@ -50,7 +51,8 @@ export interface AdminClientOptions {
  * <token>`. Each resolves with the envelope's `data` (nothing for an acknowledgement, the page for
  * `listBooks`) and rejects with an `ApiError`.
  */
-export interface AdminClient extends Omit<RouteMethods<AdminRoutes>, 'listBooks' | 'login' | 'uploadBook'> {
+export interface AdminClient
+  extends Omit<RouteMethods<AdminRoutes, AdminRouteTypes>, 'listBooks' | 'login' | 'uploadBook'> {
   /**
    * GET /book/list: a page of the catalogue, filtered and sorted (`sort`: a field of
    * `BOOK_LIST_SORT_FIELDS`, `-field` descending, `+field` ascending; default `-id`)

@@ -7,7 +7,7 @@ import type {
   UploadFile,
 } from './admin-client.types.js';
 import { ApiError } from './api-error.js';
-import { adminRouteCalls } from './route-calls.generated.js';
+import { type AdminRouteTypes, adminRouteCalls } from './route-calls.generated.js';
 import { type RouteCall, requestOf, resultOf, routeMethods } from './route-client.js';
 import {
   type CallOptions,
@@ -119,7 +119,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient | Mi
     }
   };
   // the token is not sent where the table says a route is public (login, health)
-  const methods = routeMethods<AdminRoutes>(adminRouteCalls, (route, request, opts) =>
+  const methods = routeMethods<AdminRoutes, AdminRouteTypes>(adminRouteCalls, (route, request, opts) =>
     route.access === 'public' ? send(request, opts) : authed(request, opts),
   );
   return {

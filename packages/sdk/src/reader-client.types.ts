@@ -1,5 +1,6 @@
 import type { ShelfParam } from '@readlib/contracts';
 import type { ReaderRoutes } from '@readlib/contracts/routes';
+import type { ReaderRouteTypes } from './route-calls.generated.js';
 import type { RouteMethods } from './route-client.js';
 import type { CallOptions, FetchLike } from './transport.js';
 
@@ -24,7 +25,8 @@ export interface ReaderClientOptions {
  * timeoutMs? }`: an AbortSignal and a timeout for that call only). Each resolves with the envelope's
  * `data` (nothing for an acknowledgement) and rejects with an `ApiError`.
  */
-export interface ReaderClient extends Omit<RouteMethods<ReaderRoutes>, 'saveShelf' | 'removeShelf'> {
+export interface ReaderClient
+  extends Omit<RouteMethods<ReaderRoutes, ReaderRouteTypes>, 'saveShelf' | 'removeShelf'> {
   /** GET /book/shelf/save?shelf=<URL-encoded JSON {openId, fileName}> (idempotent) */
   saveShelf(shelf: ShelfParam, call?: CallOptions): Promise<void>;
   /** GET /book/shelf/remove?shelf=<URL-encoded JSON {openId, fileName}> */

@@ -1,7 +1,7 @@
 import type { ShelfParam } from '@readlib/contracts';
 import type { ReaderRoutes } from '@readlib/contracts/routes';
 import type { ReaderClient, ReaderClientOptions } from './reader-client.types.js';
-import { readerRouteCalls } from './route-calls.generated.js';
+import { type ReaderRouteTypes, readerRouteCalls } from './route-calls.generated.js';
 import { routeMethods } from './route-client.js';
 import { createTransport } from './transport.js';
 
@@ -11,7 +11,7 @@ const shelfQuery = ({ openId, fileName }: ShelfParam) => ({ shelf: JSON.stringif
 /** A client of the reader API; see `ReaderClient` for the methods. */
 export function createReaderClient(options: ReaderClientOptions): ReaderClient {
   const send = createTransport('reader', options);
-  const methods = routeMethods<ReaderRoutes>(readerRouteCalls, (_route, request, call) =>
+  const methods = routeMethods<ReaderRoutes, ReaderRouteTypes>(readerRouteCalls, (_route, request, call) =>
     send(request, call),
   );
   return {

@@ -1,4 +1,53 @@
 // Written by `pnpm openapi` from the route tables of @readlib/contracts: edit those, then run it again.
+import type {
+  AdminBook,
+  AdminBookDetail,
+  AdminCategory,
+  AdminUser,
+  BookContents,
+  BookCreateBody,
+  BookDetail,
+  BookIdentityQuery,
+  BookListQuery,
+  BookSummary,
+  BookUpdateBody,
+  CategoryItem,
+  ContentsQuery,
+  DashboardTotals,
+  DetailQuery,
+  FileNameQuery,
+  Health,
+  HomeData,
+  HomeQuery,
+  HotSearchItem,
+  LoginBody,
+  LoginData,
+  MapItem,
+  OpdsCategoryQuery,
+  OpdsNameQuery,
+  OpdsPageQuery,
+  OpdsPublicationQuery,
+  OpdsSearchQuery,
+  OpenIdData,
+  OpenIdQuery,
+  OptionalFileNameQuery,
+  PayOpenIdQuery,
+  RankSaveQuery,
+  Ready,
+  RegisterBody,
+  ScatterData,
+  ScreenData,
+  ScreenQuery,
+  SearchListQuery,
+  SearchQuery,
+  SearchResult,
+  ShelfEntry,
+  ShelfGetQuery,
+  UploadForm,
+  UserDayData,
+  UserDayQuery,
+  WordCloudItem,
+} from '@readlib/contracts';
 import type { RouteCalls } from './route-client.js';
 
 export const readerRouteCalls = {
@@ -68,3 +117,76 @@ export const adminRouteCalls = {
   health: {"method":"GET","url":"/healthz","access":"public","reply":{"plain":"Health"}},
   ready: {"method":"GET","url":"/readyz","access":"public","reply":{"plain":"Ready","unavailable":true}},
 } as const satisfies RouteCalls;
+
+/**
+ * Each reader route's input and result by the contracts' names, so that editors and declaration
+ * emit name them (`Promise<HomeData>`) instead of spelling out their fields.
+ */
+export interface ReaderRouteTypes {
+  getHome: { input: HomeQuery; result: HomeData };
+  getRecommendBatch: { result: BookSummary[] };
+  getFreeReadBatch: { result: BookSummary[] };
+  getHotBookBatch: { result: BookSummary[] };
+  getHotSearch: { result: HotSearchItem[] };
+  listCategories: { result: CategoryItem[] };
+  searchBooks: { input: SearchQuery; result: SearchResult };
+  searchList: { input: SearchListQuery; result: BookSummary[] };
+  getBookDetail: { input: DetailQuery; result: BookDetail };
+  getBookContents: { input: ContentsQuery; result: BookContents };
+  saveRank: { input: RankSaveQuery; result: void };
+  getShelf: { input: ShelfGetQuery; result: ShelfEntry[] };
+  saveShelf: { result: void };
+  removeShelf: { result: void };
+  registerUser: { input: RegisterBody; result: void };
+  getUserDay: { input: UserDayQuery; result: UserDayData };
+  getWechatOpenId: { input: OpenIdQuery; result: OpenIdData };
+  getPayPlatformOpenId: { input: PayOpenIdQuery; result: OpenIdData };
+  getAlipayOpenId: { input: PayOpenIdQuery; result: OpenIdData };
+  getOpdsRoot: { result: string };
+  getOpdsNewBooks: { input: OpdsPageQuery; result: string };
+  getOpdsPopularBooks: { input: OpdsPageQuery; result: string };
+  getOpdsCategories: { result: string };
+  getOpdsCategoryBooks: { input: OpdsCategoryQuery; result: string };
+  getOpdsAuthors: { input: OpdsPageQuery; result: string };
+  getOpdsAuthorBooks: { input: OpdsNameQuery; result: string };
+  getOpdsPublishers: { input: OpdsPageQuery; result: string };
+  getOpdsPublisherBooks: { input: OpdsNameQuery; result: string };
+  searchOpds: { input: OpdsSearchQuery; result: string };
+  getOpdsPublication: { input: OpdsPublicationQuery; result: string };
+  getOpdsSearchDescription: { result: string };
+  getOpds2Root: { result: string };
+  getOpds2NewBooks: { input: OpdsPageQuery; result: string };
+  getOpds2PopularBooks: { input: OpdsPageQuery; result: string };
+  getOpds2Categories: { result: string };
+  getOpds2CategoryBooks: { input: OpdsCategoryQuery; result: string };
+  getOpds2Authors: { input: OpdsPageQuery; result: string };
+  getOpds2AuthorBooks: { input: OpdsNameQuery; result: string };
+  getOpds2Publishers: { input: OpdsPageQuery; result: string };
+  getOpds2PublisherBooks: { input: OpdsNameQuery; result: string };
+  searchOpds2: { input: OpdsSearchQuery; result: string };
+  getOpds2Publication: { input: OpdsPublicationQuery; result: string };
+  health: { result: Health };
+  ready: { result: Ready };
+}
+
+/** Each admin route's input and result by the contracts' names (see ReaderRouteTypes). */
+export interface AdminRouteTypes {
+  login: { input: LoginBody; result: LoginData };
+  getUserInfo: { result: AdminUser };
+  postUserInfo: { result: AdminUser };
+  getDashboard: { result: DashboardTotals };
+  listBooks: { input: BookListQuery };
+  getBook: { input: OptionalFileNameQuery; result: AdminBookDetail };
+  findSameBooks: { input: BookIdentityQuery; result: AdminBook[] };
+  updateBook: { input: BookUpdateBody; result: void };
+  deleteBook: { input: FileNameQuery; result: void };
+  uploadBook: { input: UploadForm; result: AdminBookDetail };
+  createBook: { input: BookCreateBody; result: void };
+  listCategories: { result: AdminCategory[] };
+  getScreenData: { input: ScreenQuery; result: ScreenData };
+  getWordCloud: { input: ScreenQuery; result: WordCloudItem[] };
+  getScreenMap: { input: ScreenQuery; result: MapItem[] };
+  getScreenScatter: { input: ScreenQuery; result: ScatterData };
+  health: { result: Health };
+  ready: { result: Ready };
+}

@@ -5,16 +5,27 @@ import type { CallOptions, RequestSpec } from './transport.js';
  * A client method of a route of the table: `(query, call?)` when the route takes a query (optional
  * when every field is), `(body, call?)` when it takes a body, `(call?)` otherwise; it resolves with
  * the envelope's `data` (nothing for an acknowledgement, the page for a paged list, the plain body of
- * a health route, the text of a document: the OPDS feeds).
+ * a health route, the text of a document: the OPDS feeds). `N`: the route's input and result by the
+ * contracts' names (src/route-calls.generated.ts), which stand for the types computed from the table.
  */
-export type RouteMethod<S extends RouteSpec> =
+export type RouteMethod<S extends RouteSpec, N extends NamedTypes = NamedTypes> =
   QueryOf<S> extends object
-    ? InputMethod<QueryOf<S>, ResultOf<S>>
+    ? InputMethod<Named<N, 'input', QueryOf<S>>, Named<N, 'result', ResultOf<S>>>
     : BodyOf<S> extends object
-      ? InputMethod<BodyOf<S>, ResultOf<S>>
-      : (call?: CallOptions) => Promise<Resolved<S>>;
+      ? InputMethod<Named<N, 'input', BodyOf<S>>, Named<N, 'result', ResultOf<S>>>
+      : (call?: CallOptions) => Promise<Resolved<Named<N, 'result', ResultOf<S>>>>;
 
-type Resolved<S extends RouteSpec> = ResultOf<S> extends undefined ? void : ResultOf<S>;
+/** A route's types by name, where the contracts name them. */
+export interface NamedTypes {
+  input?: unknown;
+  result?: unknown;
+}
+
+type Named<N extends NamedTypes, K extends keyof NamedTypes, Computed> = N extends { [P in K]: infer T }
+  ? T
+  : Computed;
+
+type Resolved<R> = R extends undefined ? void : R;
 
 type InputMethod<I, R> = object extends I
   ? (input?: Loose<I>, call?: CallOptions) => Promise<R extends undefined ? void : R>
@@ -28,7 +39,9 @@ type InputMethod<I, R> = object extends I
 export type Loose<T> = { [K in keyof T]: object extends Pick<T, K> ? T[K] | undefined : T[K] };
 
 /** One method per route of a table, named by its operationId. */
-export type RouteMethods<T extends Record<string, RouteSpec>> = { [K in keyof T]: RouteMethod<T[K]> };
+export type RouteMethods<T extends Record<string, RouteSpec>, N extends { [K in keyof T]: NamedTypes }> = {
+  [K in keyof T]: RouteMethod<T[K], N[K]>;
+};
 
 /**
  * What a client needs of a route of the contracts' table, without its schemas (which would bring
@@ -87,10 +100,10 @@ export function resultOf(route: RouteCall, body: Record<string, unknown>): unkno
 }
 
 /** A method per route of the table `T` (typed by it), each sending its call through `send`. */
-export function routeMethods<T extends Record<string, RouteSpec>>(
+export function routeMethods<T extends Record<string, RouteSpec>, N extends { [K in keyof T]: NamedTypes }>(
   calls: { readonly [K in keyof T]: RouteCall },
   send: SendRoute,
-): RouteMethods<T> {
+): RouteMethods<T, N> {
   const methods: Record<string, unknown> = {};
   for (const [operationId, route] of Object.entries<RouteCall>(calls)) {
     const takesInput = route.input !== undefined;
@@ -100,5 +113,5 @@ export function routeMethods<T extends Record<string, RouteSpec>>(
       return resultOf(route, await send(route, requestOf(route, input), call));
     };
   }
-  return methods as RouteMethods<T>;
+  return methods as RouteMethods<T, N>;
 }

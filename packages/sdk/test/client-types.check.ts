@@ -4,6 +4,14 @@
  * reports the directive as unused.
  */
 import type { AdminBookDetail, BookSummary, HomeData, ShelfEntry } from '@readlib/contracts';
+import type {
+  AdminRoutes,
+  BodyOf,
+  QueryOf,
+  ReaderRoutes,
+  ResultOf,
+  RouteSpec,
+} from '@readlib/contracts/routes';
 import { expectTypeOf } from 'vitest';
 import {
   type AdminClient,
@@ -21,6 +29,7 @@ import {
   type ReaderClient,
   type UploadProgress,
 } from '../src/index.js';
+import type { AdminRouteTypes, ReaderRouteTypes } from '../src/route-calls.generated.js';
 
 export async function readerCalls(reader: ReaderClient): Promise<void> {
   expectTypeOf(await reader.getHome({ openId: 'o' })).toEqualTypeOf<HomeData>();
@@ -167,4 +176,26 @@ export function errorKinds(kind: ApiErrorKind): void {
   // @ts-expect-error not a kind of the catalogue
   const wrong: ApiErrorKind = 'forbidden';
   void [kind, wrong, createReaderClient];
+}
+
+/** true when each of A and B is assignable to the other */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Acknowledged<R> = R extends undefined ? void : R;
+/** per route: whether its named input and result (src/route-calls.generated.ts) are the table's types */
+type NamesHold<T extends Record<string, RouteSpec>, N extends { [K in keyof T]: object }> = {
+  [K in keyof T]: [
+    N[K] extends { result: infer R } ? Same<R, Acknowledged<ResultOf<T[K]>>> : 'no result named',
+    N[K] extends { input: infer I }
+      ? Same<I, QueryOf<T[K]> extends object ? QueryOf<T[K]> : BodyOf<T[K]>>
+      : T[K] extends { querystring: string } | { body: string }
+        ? 'the table names its input, the index does not'
+        : true,
+  ];
+}[keyof T];
+
+export function namedRouteTypes(): void {
+  // the names a hover shows stand for exactly what the route tables compute
+  expectTypeOf<NamesHold<ReaderRoutes, ReaderRouteTypes>>().toEqualTypeOf<[true, true]>();
+  // listBooks answers a page, which AdminClient types itself (BookPage)
+  expectTypeOf<NamesHold<Omit<AdminRoutes, 'listBooks'>, AdminRouteTypes>>().toEqualTypeOf<[true, true]>();
 }

@@ -164,6 +164,14 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
     // the contracts' types are exported as types only (their schemas are not in the package)
     expect(index).toMatch(/export type \{[^}]*\bHomeData\b[^}]*\}/);
     expect(index).not.toMatch(/export \{[^}]*\bHomeData\b[^}]*\}/);
+    // every contract type a method takes or returns is one the package exports, so a front end can name it
+    const generated = await readFile(join(sdkRoot, 'src/route-calls.generated.ts'), 'utf8');
+    const named = /^import type \{([^}]*)\} from '@readlib\/contracts';/m.exec(generated)![1]!.match(/\w+/g)!;
+    const typeExports = [...index.matchAll(/^export type \{([^}]*)\};$/gm)].flatMap(
+      (m) => m[1]!.match(/\w+/g)!,
+    );
+    expect(named.length).toBeGreaterThan(30);
+    expect(named.filter((n) => !typeExports.includes(n))).toEqual([]);
     // a recursive type survives declaration emit by its name, not as `/*elided*/ any[]`
     expect(index).not.toContain('elided');
     expect(index).toMatch(
@@ -250,6 +258,23 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
       read.some((f) => f.endsWith(['node_modules', '@readlib', 'sdk', 'dist', 'index.d.ts'].join(sep))),
     ).toBe(true);
     await expect(tsc(['-p', 'tsconfig.bundler.json'])).resolves.toBeDefined();
+  }, 180_000);
+
+  it('lets a library over it emit declarations that name the contract types (no TS4023, no private names)', async () => {
+    await tscIn(project)(['-p', 'tsconfig.declarations.json']);
+    const emitted = await readFile(join(project, 'declarations', 'wrapper.d.ts'), 'utf8');
+    // each call's result by its contract name, as a hover shows it, rather than its fields spelled out
+    for (const [fn, type] of [
+      ['loadContents', 'BookContents'],
+      ['loadHome', 'HomeData'],
+      ['signIn', 'LoginData'],
+      ['loadBook', 'AdminBookDetail'],
+    ])
+      expect(emitted).toMatch(
+        new RegExp(`${fn}: \\([^)]*\\) => Promise<(import\\("@readlib/sdk"\\)\\.)?${type}>;`),
+      );
+    expect(emitted).toMatch(/readerAt: \(baseUrl: string\) => ReaderClient;/);
+    expect(emitted).not.toMatch(/\$\d|\bid: number;/);
   }, 180_000);
 
   it('works from CommonJS: require() of every entry, and a node16 CommonJS TypeScript module', async () => {

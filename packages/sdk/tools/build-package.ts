@@ -1,4 +1,5 @@
-import { copyFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
@@ -31,6 +32,30 @@ async function declarationBundle(name: keyof typeof entryPoints, external: strin
     },
   });
   await bundle.write({ dir: at('dist'), format: 'es' });
+  await typeOnlyExports(name);
+}
+
+/**
+ * The contracts' names are a schema and a type each, and the declaration bundler exports such a
+ * merged name as a value: `import { HomeData }` would then compile as a value that the JavaScript
+ * does not have. Every name of an export list that the entry's JavaScript does not export is moved to
+ * an `export type` list, so it is usable as a type only.
+ */
+async function typeOnlyExports(name: keyof typeof entryPoints): Promise<void> {
+  const file = at(`dist/${name}.d.ts`);
+  const runtime = new Set(Object.keys(await import(pathToFileURL(at(`dist/${name}.js`)).href)));
+  const text = (await readFile(file, 'utf8')).replace(/^export \{ ([^}]*) \};$/gm, (_, list: string) => {
+    const names = list.split(', ');
+    const values = names.filter((n) => runtime.has(n));
+    const types = names.filter((n) => !runtime.has(n));
+    return [
+      values.length > 0 ? `export { ${values.join(', ')} };` : '',
+      types.length > 0 ? `export type { ${types.join(', ')} };` : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
+  });
+  await writeFile(file, text);
 }
 
 await rm(at('dist'), { recursive: true, force: true });
