@@ -246,6 +246,21 @@ describe.each(dialects)('OPDS feeds on $name', (dialect) => {
     ]);
   });
 
+  it('a catalogue address typed with a trailing slash is sent to the feed, its query kept', async () => {
+    await seedBooks(t, 3);
+    // the roots answer with a slash as they are
+    for (const root of ['/opds/', '/opds/v2/']) expect((await get(root)).statusCode).toBe(200);
+    for (const [typed, feed] of [
+      ['/opds/new/?page=2', '/opds/new?page=2'],
+      ['/opds/categories/', '/opds/categories'],
+      ['/opds/v2/search/?query=a', '/opds/v2/search?query=a'],
+    ]) {
+      const moved = await get(typed!);
+      expect([typed, moved.statusCode, moved.headers.location]).toEqual([typed, 308, feed]);
+      expect((await get(feed!)).statusCode).toBe(200);
+    }
+  });
+
   it('CJK text is sent as UTF-8 in both dialects', async () => {
     await seedBook(t, { title: '红楼梦', author: '曹雪芹', language: 'zh-cn' });
     const atom = await get('/opds/new');

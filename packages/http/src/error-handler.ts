@@ -122,7 +122,10 @@ export function installNotFound(
   filesPrefix?: string,
 ): void {
   app.setNotFoundHandler(limit ? { preHandler: limit } : {}, (req, reply) => {
-    const path = req.url.split('?')[0]!;
+    const at = req.url.indexOf('?');
+    const path = at === -1 ? req.url : req.url.slice(0, at);
+    const route = withoutTrailingSlash(app, req.method, path);
+    if (route !== undefined) return reply.redirect(`${route}${at === -1 ? '' : req.url.slice(at)}`, 308);
     const what =
       filesPrefix !== undefined && path.startsWith(filesPrefix)
         ? `file ${path}`
@@ -130,4 +133,15 @@ export function installNotFound(
     const { status, body } = failure(family, 'not_found', `${what} not found`);
     return reply.code(status).send(body);
   });
+}
+
+/**
+ * A GET or HEAD of a route's path with a trailing slash (`/opds/`, as people type a catalogue's
+ * address into an e-reader app): the route's path, to send the client there with 308. The router
+ * itself matches exact paths only, which keeps every other request's lookup as it is.
+ */
+function withoutTrailingSlash(app: FastifyInstance, method: string, path: string): string | undefined {
+  if ((method !== 'GET' && method !== 'HEAD') || path.length < 2 || !path.endsWith('/')) return undefined;
+  const route = path.slice(0, -1);
+  return app.hasRoute({ method: 'GET', url: route }) ? route : undefined;
 }

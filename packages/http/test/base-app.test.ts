@@ -63,6 +63,24 @@ describe('decisions.md §2: every error in the envelope of its family', () => {
     }
   });
 
+  it('a GET or HEAD of a route with a trailing slash is sent to the route (308, query kept); nothing else is', async () => {
+    // a fresh app per request: the limit of appFor is 3 a minute, and not-found answers count
+    const answer = async (family: Family, method: 'GET' | 'HEAD' | 'POST', url: string) => {
+      const app = await appFor(family);
+      const res = await app.inject({ method, url });
+      await app.close();
+      return [res.statusCode, res.headers.location];
+    };
+    for (const family of ['reader', 'admin'] as const) {
+      expect(await answer(family, 'GET', '/thing/?n=1&q=a?b')).toEqual([308, '/thing?n=1&q=a?b']);
+      expect(await answer(family, 'HEAD', '/thing/')).toEqual([308, '/thing']);
+      // a write is not redirected (a client may not send its body again), nor an unknown path
+      expect(await answer(family, 'POST', '/thing/')).toEqual([404, undefined]);
+      for (const url of ['/nowhere/', '/thing//', '//thing/'])
+        expect([url, ...(await answer(family, 'GET', url))]).toEqual([url, 404, undefined]);
+    }
+  });
+
   it('admin: validation failure and unknown route are code -1', async () => {
     const app = await appFor('admin');
     expect((await app.inject('/thing?n=0')).json()).toMatchObject({ code: -1 });
