@@ -36,12 +36,12 @@ export async function verifyArchive(zip: SafeZip): Promise<void> {
       await nextTurn();
     }
   }
-  assertNotDrmEncrypted(zip);
+  await assertNotDrmEncrypted(zip);
 }
 
-function assertNotDrmEncrypted(zip: SafeZip): void {
+async function assertNotDrmEncrypted(zip: SafeZip): Promise<void> {
   if (!zip.has(ENCRYPTION_PATH)) return;
-  const doc = readXml(zip, ENCRYPTION_PATH, false);
+  const doc = await readXml(zip, ENCRYPTION_PATH, false);
   const algorithms = descendants(doc, 'EncryptionMethod').map((m) => m.attrs.Algorithm ?? '');
   const drm = algorithms.find((a) => !FONT_OBFUSCATION.has(a));
   if (drm !== undefined) {

@@ -6,11 +6,11 @@ import { descendants, readXml } from './xml.js';
 export const CONTAINER_PATH = 'META-INF/container.xml';
 
 /** Path of the first OPF rootfile named by META-INF/container.xml. */
-export function readRootFile(zip: SafeZip): string {
+export async function readRootFile(zip: SafeZip): Promise<string> {
   if (!zip.has(CONTAINER_PATH)) {
     throw new EpubError('MISSING_CONTAINER', `${CONTAINER_PATH} is missing: not an EPUB`);
   }
-  const doc = readXml(zip, CONTAINER_PATH);
+  const doc = await readXml(zip, CONTAINER_PATH);
   const rootfiles = descendants(doc, 'rootfile');
   const opf =
     rootfiles.find(

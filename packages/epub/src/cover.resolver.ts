@@ -26,7 +26,7 @@ const GUIDE_PAGES_TRIED = 3;
  * Strategies from most to least explicit: EPUB 3 `cover-image` property, EPUB 2 `<meta name="cover">`,
  * the guide's cover page (its first image), then a manifest image that looks like a cover, then the first.
  */
-export function resolveCover(zip: SafeZip, opf: OpfPackage): EpubCover | null {
+export async function resolveCover(zip: SafeZip, opf: OpfPackage): Promise<EpubCover | null> {
   const images = opf.manifest.filter((i) => isImage(i) && zip.has(i.path));
   const asCover = (item: ManifestItem | undefined): EpubCover | null =>
     item && isImage(item) && zip.has(item.path) ? toCover(zip, item.path, item.mediaType) : null;
@@ -48,7 +48,7 @@ export function resolveCover(zip: SafeZip, opf: OpfPackage): EpubCover | null {
     opf.guide.filter((r) => r.type === 'cover' || r.type === 'title-page').map((r) => r.path),
   );
   for (const page of [...pages].slice(0, GUIDE_PAGES_TRIED)) {
-    const found = coverFromPage(zip, page, opf);
+    const found = await coverFromPage(zip, page, opf);
     if (found) return found;
   }
 
@@ -67,14 +67,14 @@ function toCover(zip: SafeZip, path: string, mediaType: string): EpubCover {
 }
 
 /** A guide cover may point at the image itself or at an XHTML page showing it. */
-function coverFromPage(zip: SafeZip, pagePath: string, opf: OpfPackage): EpubCover | null {
+async function coverFromPage(zip: SafeZip, pagePath: string, opf: OpfPackage): Promise<EpubCover | null> {
   if (!zip.has(pagePath)) return null;
   const direct = mediaTypeFromPath(pagePath);
   if (direct)
     return toCover(zip, pagePath, opf.manifest.find((i) => i.path === pagePath)?.mediaType ?? direct);
   let doc: XNode;
   try {
-    doc = readXml(zip, pagePath, false);
+    doc = await readXml(zip, pagePath, false);
   } catch (err) {
     // A DTD in the cover page is refused like anywhere else; a merely broken page is skipped.
     if (err instanceof EpubError && err.code === 'XML_DTD') throw err;

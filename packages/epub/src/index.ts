@@ -19,4 +19,4 @@ export { MAX_TOC_ENTRIES, parseEpub } from './parse-epub.js';
 export { isSafeStorePath, MAX_FRAGMENT } from './paths.js';
 export { MAX_TOC_ID, MAX_TOC_LABEL } from './toc.builder.js';
 export type { EpubCover, EpubMetadata, ParsedEpub, TocEntry, TocNode, TocSource } from './types.js';
-export { MAX_XML_DOCUMENT_BYTES } from './xml.js';
+export { MAX_XML_DOCUMENT_BYTES, MAX_XML_MARKUP } from './xml.js';

@@ -5,11 +5,11 @@ import type { RawTocItem } from './toc.builder.js';
 import { descendants, elements, firstChild, readXml, textOf, type XNode } from './xml.js';
 
 /** Reads the EPUB 3 navigation document's `<nav epub:type="toc">`; null when the book has none. */
-export function readNavToc(zip: SafeZip, opf: OpfPackage): RawTocItem[] | null {
+export async function readNavToc(zip: SafeZip, opf: OpfPackage): Promise<RawTocItem[] | null> {
   const navItem = opf.manifest.find((i) => i.properties.includes('nav') && i.path);
   if (!navItem || !zip.has(navItem.path)) return null;
   const navPath = zip.resolveName(navItem.path) ?? navItem.path;
-  const doc = readXml(zip, navPath, false);
+  const doc = await readXml(zip, navPath, false);
   const navs = descendants(doc, 'nav');
   const toc = navs.find((n) => (n.attrs.type ?? '').split(/\s+/).includes('toc')) ?? navs[0];
   const list = toc ? descendants(toc, 'ol')[0] : undefined;

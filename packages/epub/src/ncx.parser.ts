@@ -7,14 +7,14 @@ import { descendants, elements, firstChild, readXml, textOf, type XNode } from '
 const NCX_TYPE = 'application/x-dtbncx+xml';
 
 /** Reads the EPUB 2 NCX navMap; null when the book has none. */
-export function readNcxToc(zip: SafeZip, opf: OpfPackage): RawTocItem[] | null {
+export async function readNcxToc(zip: SafeZip, opf: OpfPackage): Promise<RawTocItem[] | null> {
   const item =
     opf.byId.get(opf.spineTocId) ??
     opf.manifest.find((i) => i.mediaType === NCX_TYPE) ??
     opf.manifest.find((i) => i.path.toLowerCase().endsWith('.ncx'));
   if (!item?.path || !zip.has(item.path)) return null;
   const ncxPath = zip.resolveName(item.path) ?? item.path;
-  const doc = readXml(zip, ncxPath, false);
+  const doc = await readXml(zip, ncxPath, false);
   const navMap = descendants(doc, 'navMap')[0];
   if (!navMap) return null;
   return readPoints(navMap, dirOf(ncxPath), ncxPath);

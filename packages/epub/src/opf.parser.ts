@@ -24,8 +24,8 @@ export interface OpfPackage {
   guide: { type: string; path: string }[];
 }
 
-export function readOpf(zip: SafeZip, rootFile: string): OpfPackage {
-  const doc = readXml(zip, rootFile);
+export async function readOpf(zip: SafeZip, rootFile: string): Promise<OpfPackage> {
+  const doc = await readXml(zip, rootFile);
   const pkg = firstChild(doc, 'package');
   if (!pkg) throw new EpubError('MISSING_OPF', `${rootFile} is not an OPF package document`);
   const dir = dirOf(rootFile);

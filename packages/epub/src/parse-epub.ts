@@ -6,7 +6,7 @@ import { EpubError } from './errors.js';
 import { assertArchiveSize, type EpubLimits, resolveLimits } from './limits.js';
 import { readNavToc } from './nav.parser.js';
 import { readNcxToc } from './ncx.parser.js';
-import { readOpf } from './opf.parser.js';
+import { type OpfPackage, readOpf } from './opf.parser.js';
 import { SafeZip } from './safe-unzip.js';
 import { spineToc } from './spine-toc.js';
 import { buildToc, countItems, type RawTocItem } from './toc.builder.js';
@@ -39,7 +39,7 @@ export async function openAndParse(
   try {
     zip = new SafeZip(input, limits);
     await verifyArchive(zip);
-    return { zip, parsed: parseZip(zip) };
+    return { zip, parsed: await parseZip(zip) };
   } catch (err) {
     zip?.close();
     // the file system failing us (a temp file removed, EMFILE) is the service's fault, not the book's:
@@ -58,16 +58,16 @@ async function loadInput(input: Buffer | Uint8Array | string, limits: EpubLimits
   return input;
 }
 
-function parseZip(zip: SafeZip): ParsedEpub {
-  const rootFile = readRootFile(zip);
-  const opf = readOpf(zip, rootFile);
-  const { items, source } = readToc(zip, opf);
+async function parseZip(zip: SafeZip): Promise<ParsedEpub> {
+  const rootFile = await readRootFile(zip);
+  const opf = await readOpf(zip, rootFile);
+  const { items, source } = await readToc(zip, opf);
   const { contents, contentsTree } = buildToc(items);
   return {
     metadata: opf.metadata,
     rootFile,
     version: opf.version,
-    cover: resolveCover(zip, opf),
+    cover: await resolveCover(zip, opf),
     contents,
     contentsTree,
     tocSource: source,
@@ -75,8 +75,8 @@ function parseZip(zip: SafeZip): ParsedEpub {
 }
 
 /** nav (EPUB 3) before NCX (EPUB 2) before the spine; a broken or empty TOC falls through. */
-function readToc(zip: SafeZip, opf: ReturnType<typeof readOpf>): { items: RawTocItem[]; source: TocSource } {
-  const readers: [TocSource, () => RawTocItem[] | null][] = [
+async function readToc(zip: SafeZip, opf: OpfPackage): Promise<{ items: RawTocItem[]; source: TocSource }> {
+  const readers: [TocSource, () => Promise<RawTocItem[] | null> | RawTocItem[]][] = [
     ['nav', () => readNavToc(zip, opf)],
     ['ncx', () => readNcxToc(zip, opf)],
     ['spine', () => spineToc(zip, opf)],
@@ -84,7 +84,7 @@ function readToc(zip: SafeZip, opf: ReturnType<typeof readOpf>): { items: RawToc
   for (const [source, read] of readers) {
     let items: RawTocItem[] | null;
     try {
-      items = read();
+      items = await read();
     } catch (err) {
       // a broken or oversized navigation document: the next source serves
       if (err instanceof EpubError && (err.code === 'BROKEN_XML' || err.code === 'TOO_LARGE')) continue;

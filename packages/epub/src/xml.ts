@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { EpubError } from './errors.js';
 import type { SafeZip } from './safe-unzip.js';
@@ -35,12 +36,23 @@ const parser = new XMLParser({
 export const MAX_XML_DOCUMENT_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Most markup characters (`<`, `&`, `=`: tags, references, attributes) in one XML document parsed.
+ * Parsing time follows them rather than the bytes (empty elements or attributes take several times as
+ * long as text of the same size), and parsing holds the event loop. A table of contents of 10,000
+ * entries (MAX_TOC_ENTRIES) is ~100,000 of them, a package document naming 10,000 files (the most
+ * entries an archive may have) ~60,000.
+ */
+export const MAX_XML_MARKUP = 150_000;
+
+/**
  * Parses XML bytes. `strict` runs the well-formedness validator first (container and OPF, whose
  * breakage must be reported); lenient parsing serves navigation and content documents.
  */
 export function parseXml(bytes: Uint8Array, where: string, strict = true): XNode {
   if (bytes.length > MAX_XML_DOCUMENT_BYTES) throw tooLargeXml(where, bytes.length);
-  const text = stripSafeDoctype(decodeXml(bytes), where);
+  const decoded = decodeXml(bytes);
+  assertMarkupCount(decoded, where);
+  const text = stripSafeDoctype(decoded, where);
   if (strict) {
     const result = XMLValidator.validate(text);
     if (result !== true) {
@@ -73,13 +85,37 @@ function validatorMessage(err: { msg: string; line: number }): string {
   return `${err.msg} (line ${err.line})`;
 }
 
-/** Reads and parses one entry of the book, within the book's budget of parsed XML (`maxXmlBytes`). */
-export function readXml(zip: SafeZip, name: string, strict = true): XNode {
+/**
+ * Reads and parses one entry of the book, within the book's budget of parsed XML (`maxXmlBytes`).
+ * Each document is parsed in a turn of the event loop of its own: parsing is synchronous, so the
+ * service answers other requests between the documents of one book, waiting at most for one of them.
+ */
+export async function readXml(zip: SafeZip, name: string, strict = true): Promise<XNode> {
   // an oversized document is refused from its checked declared size, before it is inflated
   const size = zip.sizeOf(name);
   if (size > MAX_XML_DOCUMENT_BYTES) throw tooLargeXml(name, size);
   zip.spendOnXml(size, name);
+  await nextTurn();
   return parseXml(zip.read(name), name, strict);
+}
+
+const LT = 0x3c;
+const AMP = 0x26;
+const EQUALS = 0x3d;
+
+/** Refuses a document with more than MAX_XML_MARKUP markup characters, before any parser sees it. */
+function assertMarkupCount(text: string, where: string): void {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LT || c === AMP || c === EQUALS) count += 1;
+  }
+  if (count > MAX_XML_MARKUP) {
+    throw new EpubError(
+      'TOO_LARGE',
+      `${where} has ${count} markup characters (<, & and =), over the ${MAX_XML_MARKUP} read of an XML document`,
+    );
+  }
 }
 
 function tooLargeXml(where: string, size: number): EpubError {

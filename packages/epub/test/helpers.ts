@@ -26,3 +26,18 @@ export async function expectEpubError(promise: Promise<unknown>, code: EpubError
   }
   throw new Error(`expected EpubError ${code}, but it resolved`);
 }
+
+/** setImmediate callbacks run while `work` was pending: none when it held the event loop throughout. */
+export async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let on = true;
+  const turn = () => {
+    turns += 1;
+    if (on) setImmediate(turn);
+  };
+  setImmediate(turn);
+  await work();
+  const seen = turns;
+  on = false;
+  return seen;
+}

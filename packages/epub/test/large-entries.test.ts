@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseEpub } from '../src/index.js';
 import { makeEpub, type RawZipEntry } from '../src/testing/index.js';
-import { expectEpubError } from './helpers.js';
+import { expectEpubError, turnsDuring } from './helpers.js';
 
 // Entries over 1 MiB are checked off the event loop (spec: an upload must not stop the admin service
 // answering; decisions.md limits): a 127 MiB entry inflated in place held it for about half a second.
@@ -28,21 +28,6 @@ const binary = (bytes: number) => {
 };
 
 const book = (extra: RawZipEntry[]) => makeEpub({ title: 'Large', extraEntries: extra });
-
-/** setImmediate callbacks run while `work` was pending: none when it held the event loop throughout. */
-async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
-  let turns = 0;
-  let on = true;
-  const turn = () => {
-    turns += 1;
-    if (on) setImmediate(turn);
-  };
-  setImmediate(turn);
-  await work();
-  const seen = turns;
-  on = false;
-  return seen;
-}
 
 describe('entries over 1 MiB', () => {
   it('are inflated and checked while the event loop keeps turning (XHTML and other entries)', async () => {

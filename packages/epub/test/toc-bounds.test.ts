@@ -6,10 +6,11 @@ import {
   MAX_TOC_ID,
   MAX_TOC_LABEL,
   MAX_XML_DOCUMENT_BYTES,
+  MAX_XML_MARKUP,
   parseEpub,
 } from '../src/index.js';
 import { containerXml, writeZip } from '../src/testing/index.js';
-import { expectEpubError } from './helpers.js';
+import { expectEpubError, turnsDuring } from './helpers.js';
 
 // How much of a hostile book the parser reads (spec: "safe against hostile uploads"; decisions.md
 // limits): parsing is synchronous, so what it reads is time the admin service answers nobody.
@@ -165,5 +166,50 @@ describe('bounds on what a book makes the parser read', () => {
       ]),
     );
     expect(fromNcx.contents.map((c) => c.label.length)).toEqual([MAX_TOC_LABEL]);
+  });
+
+  it('refuses a package document with more markup than MAX_XML_MARKUP before parsing it', async () => {
+    // empty elements parse slowest per byte: 4 MiB of them held the admin service for 2 to 4 s
+    const docs = [{ name: 'c.xhtml', data: page('<title>C</title>') }];
+    const markup = (n: number) => '<x/>'.repeat(n);
+    // the rest of the package document and the padding's comment hold 29 markup characters
+    const rest = 29;
+    expect((await parseEpub(book(docs, markup(MAX_XML_MARKUP - rest)))).metadata.title).toBe('T');
+    const err = await expectEpubError(parseEpub(book(docs, markup(MAX_XML_MARKUP - rest + 1))), 'TOO_LARGE');
+    expect(err.message).toBe(
+      `content.opf has ${MAX_XML_MARKUP + 1} markup characters (<, & and =), over the ${MAX_XML_MARKUP} read of an XML document`,
+    );
+  });
+
+  it('does not parse a navigation document with more markup than MAX_XML_MARKUP: the NCX serves', async () => {
+    const attributes = Array.from({ length: MAX_XML_MARKUP }, (_, i) => `a${i.toString(36)}=""`).join(' ');
+    const nav = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol><li><a href="c.xhtml">From nav</a></li></ol></nav><p ${attributes}/></body></html>`;
+    const parsed = await parseEpub(
+      book([
+        { name: 'c.xhtml', data: page('<title>C</title>') },
+        { name: 'nav.xhtml', data: nav, props: ' properties="nav"' },
+        { name: 'toc.ncx', data: ncx(point('FromNcx')), type: NCX_TYPE },
+      ]),
+    );
+    expect([parsed.tocSource, parsed.contents.map((c) => c.label)]).toEqual(['ncx', ['FromNcx']]);
+  });
+
+  it('parses each XML document in a turn of the event loop of its own', async () => {
+    // container, package, navigation, NCX: other requests are answered between them
+    const bytes = book([
+      { name: 'c.xhtml', data: page('<title>C</title>') },
+      {
+        name: 'nav.xhtml',
+        data: '<html><body><nav><ol></ol></nav></body></html>',
+        props: ' properties="nav"',
+      },
+      { name: 'toc.ncx', data: ncx(point('FromNcx')), type: NCX_TYPE },
+    ]);
+    let parsed: Awaited<ReturnType<typeof parseEpub>> | undefined;
+    const turns = await turnsDuring(async () => {
+      parsed = await parseEpub(bytes);
+    });
+    expect(parsed?.contents.map((c) => c.label)).toEqual(['FromNcx']);
+    expect(turns).toBeGreaterThanOrEqual(4);
   });
 });

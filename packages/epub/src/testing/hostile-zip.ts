@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EpubErrorCode } from '../errors.js';
+import { MAX_XML_MARKUP } from '../xml.js';
 import { containerXml, makeEpub } from './make-epub.js';
 import { type RawZipEntry, writeZip } from './zip-writer.js';
 
@@ -24,6 +25,7 @@ export const HOSTILE_KINDS = {
   'missing-container': 'MISSING_CONTAINER',
   'missing-opf': 'MISSING_OPF',
   'broken-opf': 'BROKEN_XML',
+  'markup-heavy-opf': 'TOO_LARGE',
 } as const satisfies Record<string, EpubErrorCode>;
 
 export type HostileKind = keyof typeof HOSTILE_KINDS;
@@ -125,6 +127,9 @@ export function makeHostileZip(kind: HostileKind): Buffer {
         { name: 'mimetype', data: 'application/epub+zip', method: 0 },
         { name: 'META-INF/container.xml', data: containerXml('OEBPS/content.opf') },
       ]);
+    case 'markup-heavy-opf':
+      // empty elements parse slowest per byte: past MAX_XML_MARKUP the package is refused unparsed
+      return epubWithPackage(OPF('<x/>'.repeat(MAX_XML_MARKUP)));
     case 'broken-opf':
       return epubWithPackage('<?xml version="1.0"?><package><metadata><dc:title>Broken</metadata></package');
   }
