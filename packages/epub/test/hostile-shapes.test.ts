@@ -132,6 +132,49 @@ describe('hostile shapes', () => {
     expect((await store.putBook('b', buf)).coverPath).toBeNull();
   });
 
+  it('the package document or a page declared an image is no cover: a picture whose bytes are one serves', async () => {
+    const svg =
+      '<?xml version="1.0"?>\n<!-- drawn --><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
+    const page =
+      '<html xmlns="http://www.w3.org/1999/xhtml"><body><form action="x"><input name="p"/></form></body></html>';
+    const hostile = [
+      '<item id="self" href="content.opf" media-type="image/svg+xml" properties="cover-image"/>',
+      '<item id="page" href="page.svg" media-type="image/svg+xml"/>',
+      '<item id="fake" href="cover.png" media-type="image/png"/>',
+    ].join('');
+    const files = [chapter('page.svg', page), chapter('cover.png', page)];
+    const store = new FileStore(root);
+    // no picture at all: no cover, and nothing is stored as one
+    const none = book({ manifest: hostile, metadata: '<meta name="cover" content="page"/>' }, files);
+    expect((await parseEpub(none)).cover).toBeNull();
+    expect((await store.putBook('none', none)).coverPath).toBeNull();
+    // a real picture after them is found, typed by its bytes (a JPEG named .png is a JPEG)
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
+    const withJpeg = book({ manifest: `${hostile}<item id="pic" href="pic.png" media-type="image/png"/>` }, [
+      ...files,
+      { name: 'OEBPS/pic.png', data: jpeg },
+    ]);
+    expect((await parseEpub(withJpeg)).cover).toEqual({ href: 'OEBPS/pic.png', mediaType: 'image/jpeg' });
+    expect((await store.putBook('jpeg', withJpeg)).relative.cover).toBe('img/jpeg.jpg');
+    // an SVG picture (declaration, comment, DOCTYPE before its root) is a cover
+    const withSvg = book({ manifest: hostile.replace('href="content.opf"', 'href="real.svg"') }, [
+      ...files,
+      chapter('real.svg', svg),
+    ]);
+    expect((await parseEpub(withSvg)).cover).toEqual({ href: 'OEBPS/real.svg', mediaType: 'image/svg+xml' });
+    // the other picture formats a cover was taken in by its name are still covers, by their bytes
+    const avif = Buffer.from([0, 0, 0, 0x1c, ...Buffer.from('ftypavif'), 0, 0, 0, 0]);
+    for (const [name, data, mediaType] of [
+      ['c.avif', avif, 'image/avif'],
+      ['c.bmp', Buffer.from('BM\u0000\u0000'), 'image/bmp'],
+    ] as const) {
+      const other = book({ manifest: `<item id="pic" href="${name}" media-type="image/x-unknown"/>` }, [
+        { name: `OEBPS/${name}`, data },
+      ]);
+      expect((await parseEpub(other)).cover).toEqual({ href: `OEBPS/${name}`, mediaType });
+    }
+  });
+
   it('the guide is searched for a cover page a few pages at most, each once', async () => {
     const page = chapter(
       'cover.xhtml',
