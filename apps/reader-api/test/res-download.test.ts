@@ -55,11 +55,12 @@ describe.each(dialects)('stored EPUBs under /res/epub/ on $name', (dialect) => {
     );
   });
 
-  it('no name for a file no book names, nor for other stored files, nor on a 404', async () => {
+  it('no name for other stored files, nor on a 404; an EPUB no book names is not served', async () => {
     store('epub/orphan.epub');
     store('img/cover.png');
     const orphan = await t.app.inject('/res/epub/orphan.epub');
-    expect(orphan.statusCode).toBe(200);
+    expect(orphan.statusCode).toBe(404);
+    expect(orphan.json()).toMatchObject({ error_code: 1 });
     expect(orphan.headers['content-disposition']).toBeUndefined();
     const cover = await t.app.inject('/res/img/cover.png');
     expect(cover.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dialects, type Harness, harness } from './helpers.js';
+import { dialects, type Harness, harness, seedBook } from './helpers.js';
 
 // decisions.md §1 (the store under /res/, "with range requests"): a download whose client stops reading
 // makes no progress either way, and must not hold its socket and file handle for good, nor keep
@@ -26,6 +26,7 @@ describe.each(dialects.slice(0, 1))('a client that stops reading a /res/ downloa
     t = await harness(dialect, env);
     mkdirSync(join(t.storage, 'epub'), { recursive: true });
     writeFileSync(join(t.storage, 'epub', 'big.epub'), Buffer.alloc(32 * 1024 * 1024, 7));
+    await seedBook(t, { file_name: 'big', file_path: 'epub/big.epub' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const fds = openFds();
     const started = Date.now();

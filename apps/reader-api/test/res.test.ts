@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { isSafeStorePath } from '@readlib/epub';
+import { FileStore, isSafeStorePath } from '@readlib/epub';
+import { makeEpub, TINY_PNG } from '@readlib/epub/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dialects, type Harness, harness } from './helpers.js';
+import { dialects, type Harness, harness, seedBook } from './helpers.js';
 
 const OPF = '<?xml version="1.0"?><package>0123456789abcdefghij</package>';
 
@@ -16,6 +17,8 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
       mkdirSync(dirname(join(t.storage, rel)), { recursive: true });
       writeFileSync(join(t.storage, rel), content);
     };
+    // files are served for the books of the catalogue (an upload not created yet is not public)
+    await seedBook(t, { file_name: 'b1', file_path: 'epub/b1.epub', unzip_path: 'unzip/b1' });
     put('unzip/b1/OEBPS/content.opf', OPF);
     put('img/b1.png', 'png-bytes');
     put('.secret', 'HIDDEN-CONTENT');
@@ -233,6 +236,29 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ error_code: 1 });
     }
+  });
+
+  it('an upload no operator has created is not served: its EPUB and pages are 404 until its book is, its cover is', async () => {
+    const store = new FileStore(t.storage);
+    const stored = await store.putBook('pending_1', makeEpub({ title: 'Pending', cover: TINY_PNG }));
+    const urls = [
+      `/res/${stored.relative.epub}`,
+      `/res/${stored.relative.unzip}/${stored.parsed.rootFile}`,
+      `/res/${stored.relative.unzip}/${stored.parsed.contents[0]!.text}`,
+    ];
+    for (const url of urls) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toMatchObject({ error_code: 1 });
+    }
+    // the console shows an upload's cover before the book is created
+    expect((await t.app.inject(`/res/${stored.relative.cover}`)).statusCode).toBe(200);
+    await seedBook(t, {
+      file_name: 'pending_1',
+      file_path: stored.relative.epub,
+      unzip_path: stored.relative.unzip,
+    });
+    for (const url of urls) expect((await t.app.inject(url)).statusCode, url).toBe(200);
   });
 
   it('a missing file is 404 in the envelope', async () => {

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createDb } from '@readlib/data';
+import { createDb, insertBook } from '@readlib/data';
+import { sampleBook } from '@readlib/data/testing';
 import { FileStore } from '@readlib/epub';
 import { makeEpub } from '@readlib/epub/testing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,10 @@ describe('SIGTERM under load', () => {
     const size = 24 * 1024 * 1024;
     await mkdir(join(ws.storage, 'epub'), { recursive: true });
     await writeFile(join(ws.storage, 'epub', 'big.epub'), Buffer.alloc(size, 7));
+    // the reader serves the files of the catalogue's books only
+    const h = createDb({ dialect: 'sqlite', file: ws.env.DATABASE_URL! });
+    await insertBook(h.db, sampleBook({ file_name: 'big', file_path: 'epub/big.epub' }), []);
+    await h.destroy();
     const svc: Service = await startService('reader', ws.env);
     cleanups.push(async () => void (await svc.kill('SIGKILL')));
 

@@ -67,10 +67,13 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
   // keyed by the raw response, which is what @fastify/static hands setHeaders
   const dispositions = new WeakMap<object, string>();
   app.addHook('preHandler', (req, reply, done) => {
-    const fileName = STORED_EPUB.exec((req.params as { '*'?: string })['*'] ?? '')?.[1];
+    const path = (req.params as { '*'?: string })['*'] ?? '';
+    const fileName = bookFileNameOf(path);
     if (fileName === undefined) return done();
     bookTitle(ctx, fileName).then((title) => {
-      if (title !== undefined) dispositions.set(reply.raw, downloadDisposition(title, fileName));
+      // an upload no operator has created yet (or the files of no book): not the public's to read
+      if (title === undefined) return reply.callNotFound();
+      if (STORED_EPUB.test(path)) dispositions.set(reply.raw, downloadDisposition(title, fileName));
       done();
     }, done);
   });
@@ -136,6 +139,18 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
 };
 
 const STORED_EPUB = /^epub\/([^/]+)\.epub$/;
+const UNZIPPED = /^unzip\/([^/]+)\//;
+
+/**
+ * The book a stored EPUB or unpacked file belongs to (`epub/<fileName>.epub`, `unzip/<fileName>/...`):
+ * those are served only while a book of that name is in the catalogue. An upload is stored before an
+ * operator creates its book (decisions.md §4), and its pages come from whoever uploaded it. Covers
+ * (`img/`) are served for every name: the console shows an upload's cover before it is created, and a
+ * stored cover is a picture by its bytes.
+ */
+function bookFileNameOf(path: string): string | undefined {
+  return (STORED_EPUB.exec(path) ?? UNZIPPED.exec(path))?.[1];
+}
 
 /** The title of the book stored under this name; undefined for a file no book names. */
 async function bookTitle(ctx: ReaderContext, fileName: string): Promise<string | undefined> {
