@@ -9,7 +9,7 @@ import { readNcxToc } from './ncx.parser.js';
 import { type OpfPackage, readOpf } from './opf.parser.js';
 import { SafeZip } from './safe-unzip.js';
 import { spineToc } from './spine-toc.js';
-import { buildToc, countItems, type RawTocItem } from './toc.builder.js';
+import { buildToc, capDepth, countItems, MAX_TOC_DEPTH, type RawTocItem } from './toc.builder.js';
 import type { ParsedEpub, TocSource } from './types.js';
 
 /**
@@ -91,7 +91,10 @@ async function readToc(zip: SafeZip, opf: OpfPackage): Promise<{ items: RawTocIt
       throw err;
     }
     if (items && countItems(items) > 0)
-      return { items: canonicalPaths(zip, firstItems(items, MAX_TOC_ENTRIES)), source };
+      return {
+        items: canonicalPaths(zip, firstItems(capDepth(items, MAX_TOC_DEPTH), MAX_TOC_ENTRIES)),
+        source,
+      };
   }
   return { items: [], source: 'spine' };
 }

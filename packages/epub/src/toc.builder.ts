@@ -64,6 +64,28 @@ function clip(text: string, max: number): string {
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
+/**
+ * Deepest level of a table of contents kept (levels 0 to MAX_TOC_DEPTH - 1). Entries deeper are kept,
+ * in document order, at the last level, after the entry they descend from: real books nest a few
+ * levels, and a reader's tree and every contents answer are walked level by level.
+ */
+export const MAX_TOC_DEPTH = 16;
+
+/** The items with every entry below level `max - 1` moved up to that level, in document order. */
+export function capDepth(items: RawTocItem[], max: number, level = 0): RawTocItem[] {
+  if (level < max - 1)
+    return items.map((item) => ({ ...item, children: capDepth(item.children, max, level + 1) }));
+  const flat: RawTocItem[] = [];
+  const add = (list: RawTocItem[]) => {
+    for (const item of list) {
+      flat.push({ ...item, children: [] });
+      add(item.children);
+    }
+  };
+  add(items);
+  return flat;
+}
+
 export function countItems(items: RawTocItem[]): number {
   return items.reduce((n, item) => n + 1 + countItems(item.children), 0);
 }

@@ -11,6 +11,14 @@ export interface XNode {
   children: (XNode | string)[];
 }
 
+/**
+ * Deepest nesting of elements parsed; deeper is broken XML here. fast-xml-parser's default (100) made
+ * a table of contents of ~50 levels (two elements a level in a navigation document) no table at all,
+ * silently replaced by the spine; MAX_TOC_DEPTH keeps such tables, flattened. Our tree walks recurse
+ * once per level, which this keeps far from the stack's limit.
+ */
+export const MAX_XML_NESTING = 1000;
+
 const parser = new XMLParser({
   preserveOrder: true,
   ignoreAttributes: false,
@@ -24,6 +32,7 @@ const parser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   stopNodes: ['*.script', '*.style'],
+  maxNestedTags: MAX_XML_NESTING,
   // CDATA apart from text: its `&amp;` is four characters, not an entity to decode
   cdataPropName: '#cdata',
 });

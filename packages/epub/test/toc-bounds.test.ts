@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_FRAGMENT,
+  MAX_TOC_DEPTH,
   MAX_TOC_ENTRIES,
   MAX_TOC_ID,
   MAX_TOC_LABEL,
   MAX_XML_DOCUMENT_BYTES,
   MAX_XML_MARKUP,
+  MAX_XML_NESTING,
   parseEpub,
 } from '../src/index.js';
 import { containerXml, writeZip } from '../src/testing/index.js';
@@ -211,5 +213,41 @@ describe('bounds on what a book makes the parser read', () => {
     });
     expect(parsed?.contents.map((c) => c.label)).toEqual(['FromNcx']);
     expect(turns).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('a table of contents nested deeper than MAX_TOC_DEPTH', () => {
+  const levels = 120;
+  const nestedPoints = (depth: number): string =>
+    Array.from({ length: depth }, (_, i) => point(`L${i}`).replace('</navPoint>', '')).join('') +
+    '</navPoint>'.repeat(depth);
+  const nestedNav = (depth: number): string => {
+    const items = Array.from({ length: depth }, (_, i) => `<li><a href="c.xhtml#L${i}">L${i}</a><ol>`).join(
+      '',
+    );
+    return `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol>${items}${'</ol></li>'.repeat(depth)}</ol></nav></body></html>`;
+  };
+  const chapter = { name: 'c.xhtml', data: page('<title>From spine</title>') };
+
+  it.each([
+    ['ncx', [chapter, { name: 'toc.ncx', data: ncx(nestedPoints(levels)), type: NCX_TYPE }]],
+    ['nav', [chapter, { name: 'nav.xhtml', data: nestedNav(levels), props: ' properties="nav"' }]],
+  ] as const)('from the %s keeps every entry, the deeper ones at its last level', async (source, docs) => {
+    const parsed = await parseEpub(book([...docs]));
+    expect(parsed.tocSource).toBe(source);
+    expect(parsed.contents.map((c) => c.label)).toEqual(Array.from({ length: levels }, (_, i) => `L${i}`));
+    expect(parsed.contents.map((c) => c.level)).toEqual(
+      Array.from({ length: levels }, (_, i) => Math.min(i, MAX_TOC_DEPTH - 1)),
+    );
+    // each entry's parent is the one before it, down to the last level, whose entries share one parent
+    const last = parsed.contents[MAX_TOC_DEPTH - 2]!;
+    expect(parsed.contents.slice(MAX_TOC_DEPTH - 1).every((c) => c.pid === last.id)).toBe(true);
+  });
+
+  it('nested deeper than MAX_XML_NESTING elements is broken XML: the next source serves', async () => {
+    const parsed = await parseEpub(
+      book([chapter, { name: 'toc.ncx', data: ncx(nestedPoints(MAX_XML_NESTING)), type: NCX_TYPE }]),
+    );
+    expect([parsed.tocSource, parsed.contents.map((c) => c.label)]).toEqual(['spine', ['From spine']]);
   });
 });
