@@ -261,6 +261,18 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     for (const url of urls) expect((await t.app.inject(url)).statusCode, url).toBe(200);
   });
 
+  it('a file of a book whose name starts with a dot is 404, as every dot-named path of the store', async () => {
+    // EPUB allows such names but no producer references them; the store keeps .tmp (imports under way)
+    // and .before-restore-<time> (a whole previous store) under dot names, and nginx refuses them alike
+    writeFileSync(join(t.storage, 'unzip/b1/OEBPS/.style.css'), 'p { color: red }');
+    for (const url of ['/res/unzip/b1/OEBPS/.style.css', '/res/unzip/b1/OEBPS/%2Estyle.css']) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toMatchObject({ error_code: 1 });
+    }
+    expect((await t.app.inject('/res/unzip/b1/OEBPS/content.opf')).statusCode).toBe(200);
+  });
+
   it('a missing file is 404 in the envelope', async () => {
     const res = await t.app.inject('/res/img/none.png');
     expect(res.statusCode).toBe(404);
