@@ -22,6 +22,7 @@ import { openSharedState } from './redis-state.js';
 import {
   flushLogOnClose,
   type LogDestination,
+  logClosedRequests,
   processLogDestination,
   RequestLogController,
 } from './request-log.js';
@@ -137,6 +138,7 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   installBodyParsers(app);
   installGracefulClose(app, family, config.shutdownTimeoutMs);
   flushLogOnClose(app, logStream);
+  logClosedRequests(app);
   // callback-style hooks: an async hook costs a promise per request on every route
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);

@@ -81,6 +81,10 @@ export function clientErrors(family: Family) {
 /** One root error handler speaking the family's envelope (the not-found handler: installNotFound). */
 export function installErrorHandling(app: FastifyInstance, family: Family): void {
   app.setErrorHandler((err, req, reply) => {
+    // the client hung up while sending its request: Node's ECONNRESET is not the database's, and the
+    // request's one line says where it closed (logClosedRequests); nobody reads this answer
+    if (req.raw.errored === err)
+      return reply.code(400).send(failure(family, 'invalid', 'request cut off').body);
     const classified = classify(err as Error);
     const { kind } = classified;
     // Fastify's message names neither the type sent nor the ones the route takes

@@ -98,6 +98,64 @@ export class RequestLogController extends LogController {
       parts.stream.write(completedLine(parts, line));
     }
   }
+
+  /**
+   * Fastify's own line for a download the client hung up on says `stream closed prematurely` with the
+   * request id alone; that request's line is written by logClosedRequests instead. Any other failure of
+   * a response already under way is a fault worth a warning, which names the request.
+   */
+  override streamError(error: Error & { code?: string }, req: FastifyRequest): void {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    req.log.warn(
+      { method: req.method, url: redactUrl(req.url), err: error },
+      'response failed after its headers were sent',
+    );
+  }
+}
+
+/**
+ * The response went out whole (its `request completed` line is written): finished, or ended on a
+ * connection still open (light-my-request's injected responses never report finished).
+ */
+function answered(reply: FastifyReply): boolean {
+  const res = reply.raw;
+  return res.writableFinished || (res.writableEnded && res.socket?.destroyed === false);
+}
+
+/** How far a request got before its connection closed. */
+function closedStage(req: FastifyRequest, reply: FastifyReply): string {
+  if (!req.raw.complete) return 'while receiving the request';
+  return reply.raw.headersSent ? 'while sending the response' : 'before the response';
+}
+
+/**
+ * A request whose connection closes before its response ends (the client hung up during an upload,
+ * while the handler ran or during a download; or the shutdown deadline cut it) never finishes, so it
+ * gets no `request completed` line: this is its one line, at info (clients hang up all the time), with
+ * the request id, method and URL, the status only when it was sent, and how far the request got.
+ */
+export function logClosedRequests(app: FastifyInstance): void {
+  app.addHook('onRequest', (req, reply, done) => {
+    const log = req.log as Partial<Logger>;
+    if (typeof log.isLevelEnabled === 'function' && log.isLevelEnabled('info')) {
+      reply.raw.once('close', () => {
+        if (answered(reply)) return;
+        const refused = refusals.get(req);
+        req.log.info(
+          {
+            method: req.method,
+            url: redactUrl(req.url),
+            ...(reply.raw.headersSent ? { status: reply.statusCode } : {}),
+            ms: Math.round(reply.elapsedTime * 10) / 10,
+            closed: closedStage(req, reply),
+            ...(refused ? { refused: refused.kind, reason: refused.reason } : {}),
+          },
+          'connection closed before the response ended',
+        );
+      });
+    }
+    done();
+  });
 }
 
 /**
