@@ -1,6 +1,6 @@
 import { loadConfig } from '@readlib/config';
 import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
-import { firstStatements, servingDbOptions } from '@readlib/http';
+import { firstStatements, servingDbOptions, stopOnSignals } from '@readlib/http';
 import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 
 // `node apps/admin-api/dist/server.js` from the repository (after `pnpm build`): the admin API alone, on
@@ -34,22 +34,14 @@ async function serve(): Promise<void> {
   const notice = operatorNotice(server.firstOperator, server.url);
   if (notice) console.log(notice);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    server.app.log.info({ signal }, 'closing');
-    try {
-      await server.close();
+  const running = server;
+  stopOnSignals({
+    log: () => running.app.log,
+    close: async () => {
+      await running.close();
       await handle.destroy();
-      process.exit(0);
-    } catch (err) {
-      server.app.log.error({ err }, 'close failed');
-      process.exit(1);
-    }
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+    },
+  });
 }
 
 serve().catch((err: Error) => {

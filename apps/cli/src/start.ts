@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type AdminServer, startAdminServer } from '@readlib/admin-api';
 import { loadConfig } from '@readlib/config';
 import { countBooks, demoState, setDemoState } from '@readlib/data';
-import type { App } from '@readlib/http';
+import { type App, stopOnSignals } from '@readlib/http';
 import { startReaderServer } from '@readlib/reader-api';
 import { importAll } from './commands/import.command.js';
 import { demoInputs } from './demo/demo-catalogue.js';
@@ -23,16 +23,8 @@ async function start(): Promise<void> {
   };
 
   // from the start: a stop during the demo load (minutes on a slow disk) closes cleanly too, and the
-  // next start finishes the load
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    await close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown());
-  process.on('SIGINT', () => void shutdown());
+  // next start finishes the load; both services write to one log, so the reader's logger says it
+  const stopping = stopOnSignals({ log: () => reader?.log ?? admin?.app.log, close });
 
   let login: string;
   try {
@@ -44,7 +36,7 @@ async function start(): Promise<void> {
     login = rememberDevPassword(config, admin.firstOperator);
     if (config.demoCatalogue) await loadDemoOnce(rt);
   } catch (err) {
-    if (closing) return; // stopped meanwhile: shutdown() exits
+    if (stopping()) return; // stopped meanwhile: stopOnSignals exits
     await close().catch(() => {});
     throw err;
   }

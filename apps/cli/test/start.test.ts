@@ -101,6 +101,21 @@ describe('pnpm start', () => {
     }
   }, 60_000);
 
+  it('a stop ends with a closed line: the signal and how long the drain took', async () => {
+    const started = spawnStart(dir, { LOG_LEVEL: 'info' });
+    await started.printed(/console +http\S+/);
+    const { code, stdout } = await started.stop();
+    expect(code).toBe(0);
+    const lines = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(lines.slice(-2)).toEqual([
+      expect.objectContaining({ level: 30, signal: 'SIGTERM', msg: 'closing' }),
+      expect.objectContaining({ level: 30, signal: 'SIGTERM', ms: expect.any(Number), msg: 'closed' }),
+    ]);
+  }, 60_000);
+
   // README: the demo catalogue on the first start only: it must not come back after the operators
   // deleted every book, and a first start stopped midway must not stay partial for good
   it('loads the demo catalogue once: not again once the catalogue was emptied, and finishes an interrupted load', async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from '@readlib/config';
 import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
-import { firstStatements, servingDbOptions } from '@readlib/http';
+import { firstStatements, servingDbOptions, stopOnSignals } from '@readlib/http';
 import { startReaderServer } from './index.js';
 
 // Runs the reader API alone: `node apps/reader-api/dist/server.js` from the repository (after `pnpm build`).
@@ -31,17 +31,14 @@ async function serve(): Promise<void> {
     throw err;
   }
 
-  let closing = false;
-  async function shutdown(signal: string): Promise<void> {
-    if (closing) return;
-    closing = true;
-    app?.log.info({ signal }, 'closing');
+  stopOnSignals({
+    log: () => app?.log,
     // in-flight requests finish before the database goes away
-    await app?.close();
-    await handle.destroy();
-    process.exit(0);
-  }
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(signal));
+    close: async () => {
+      await app?.close();
+      await handle.destroy();
+    },
+  });
 }
 
 serve().catch((err: Error) => {

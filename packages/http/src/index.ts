@@ -25,3 +25,4 @@ export {
   servesOf,
 } from './route.js';
 export { firstStatements, servingDbOptions } from './service-database.js';
+export { type StopOptions, stopOnSignals } from './stop-on-signals.js';

@@ -9,6 +9,11 @@ import { login, type Service, sleep, startService, workspace } from '../src/proc
 import { recordFigures } from '../src/profile.js';
 import { integrity } from '../src/store-check.js';
 
+/** The last JSON line a service wrote. */
+function lastLogLine(output: string[]): { msg?: string; ms: number } {
+  return JSON.parse(output.filter((line) => line.startsWith('{')).at(-1) ?? '{}');
+}
+
 describe('SIGTERM under load', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterAll(async () => {
@@ -51,6 +56,7 @@ describe('SIGTERM under load', () => {
     // it is then in flight (a fixed wait let a slow machine refuse the whole burst, answering none)
     await Promise.race(api);
     svc.child.kill('SIGTERM');
+    const signalled = Date.now();
     await sleep(150);
     // after SIGTERM the listener is closed (connection refused) or the server answers 503
     const late = await fetch(`${svc.url}/healthz`, { headers: { connection: 'close' } }).then(
@@ -69,6 +75,7 @@ describe('SIGTERM under load', () => {
         }
       }),
     );
+    const downloaded = Date.now();
     const t0 = Date.now();
     const answers = await Promise.all(api);
     const t1 = Date.now();
@@ -92,6 +99,10 @@ describe('SIGTERM under load', () => {
       ),
     ).toBe('refused');
     expect(exit).toEqual({ code: 0, signal: null });
+    // the last line says the stop was clean, and its drain lasted at least as long as the downloads did
+    const closed = lastLogLine(svc.output);
+    expect(closed).toMatchObject({ msg: 'closed', signal: 'SIGTERM' });
+    expect(closed.ms).toBeGreaterThanOrEqual(downloaded - signalled - 100);
     // drained promptly: not held open by keep-alive connections until their 72 s timeout
     expect(Date.now() - t1).toBeLessThan(10_000);
     const outcomes: Record<string, number> = {};
@@ -152,6 +163,10 @@ describe('SIGTERM under load', () => {
     const json = (await res.json()) as { code: number; data?: { fileName: string } };
     expect(res.status, JSON.stringify(json)).toBe(200);
     expect(await svc.exited).toEqual({ code: 0, signal: null });
+    // the drain waited for the upload, released 300 ms after the signal
+    const closed = lastLogLine(svc.output);
+    expect(closed).toMatchObject({ msg: 'closed', signal: 'SIGTERM' });
+    expect(closed.ms).toBeGreaterThanOrEqual(250);
     expect(integrity(ws.dbFile)).toBe('ok');
     const h = createDb({ dialect: 'sqlite', file: ws.dbFile });
     const row = await h.db
