@@ -23,6 +23,16 @@ export async function startAdminServer(config: AppConfig, deps: StartOptions): P
   const firstOperator = await ensureFirstOperator(deps.db, config);
   const store = deps.store ?? new FileStore(config.storageDir);
   const app = await buildApp(config, { ...deps, store });
+  // once, by the replica that made it; the password itself is never logged
+  if (firstOperator.created) {
+    app.log.info(
+      {
+        username: firstOperator.username,
+        passwordFrom: firstOperator.generatedPassword ? 'generated' : 'ADMIN_PASSWORD',
+      },
+      'first operator created',
+    );
+  }
   if (config.jwt.generatedSecret) {
     app.log.warn('JWT_SECRET is not set: a random secret was generated, tokens end with this process');
   }
