@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +98,45 @@ describe('the CLI on a production host', () => {
     }
     expect(existsSync(join(dir, 'copy'))).toBe(false);
   }, 60_000);
+
+  it("deployment.md's upgrade moves /opt/readlib to a release folder once, then switches it by a rename", async () => {
+    const doc = repoFile('docs/deployment.md');
+    const line = (pattern: RegExp) => {
+      const found = doc.split('\n').find((l) => pattern.test(l.trim()));
+      expect(found, String(pattern)).toBeDefined();
+      return found!
+        .trim()
+        .replace(/\s+#.*$/, '')
+        .replaceAll('/opt/', `${dir}/opt/`);
+    };
+    const move = line(/^mkdir -p \/opt\/readlib-releases && mv /);
+    const release = line(/^rel=\/opt\/readlib-releases\//);
+    const switchTo = line(/^ln -sfn "\$rel" /);
+    const sh = (script: string) =>
+      promisify(execFile)('sh', ['-ec', script], { env: { PATH: process.env.PATH ?? '' } });
+    const opt = join(dir, 'opt');
+
+    // the layout before: a checkout at /opt/readlib, which a running replica has open
+    mkdirSync(join(opt, 'readlib'), { recursive: true });
+    writeFileSync(join(opt, 'readlib', 'build.txt'), 'old');
+    await sh(move);
+    expect(readlinkSync(join(opt, 'readlib'))).toBe(join(opt, 'readlib-releases', '0'));
+    expect(readFileSync(join(opt, 'readlib', 'build.txt'), 'utf8')).toBe('old');
+
+    // a new release, built beside it, then the switch
+    const { stdout } = await sh(
+      `${release}; mkdir -p "$rel"; echo new > "$rel/build.txt"; ${switchTo}; echo "$rel"`,
+    );
+    const rel = stdout.trim();
+    expect(readlinkSync(join(opt, 'readlib'))).toBe(rel);
+    expect(readFileSync(join(opt, 'readlib', 'build.txt'), 'utf8')).toBe('new\n');
+    // the previous release is left whole for the replicas still running it; no link left half made
+    expect(readFileSync(join(opt, 'readlib-releases', '0', 'build.txt'), 'utf8')).toBe('old');
+    expect(readdirSync(opt).sort()).toEqual(['readlib', 'readlib-releases']);
+    // the units start in the link, resolved at each start
+    for (const unit of ['readlib-migrate.service', 'readlib-reader@.service', 'readlib-admin@.service'])
+      expect(repoFile(`deploy/systemd/${unit}`)).toContain('WorkingDirectory=/opt/readlib\n');
+  });
 
   it("deployment.md's recipe runs a command with the environment file, wherever it is started", async () => {
     const doc = repoFile('docs/deployment.md');
