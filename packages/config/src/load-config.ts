@@ -54,6 +54,7 @@ export function loadConfig(
   if (production && raw.ADMIN_USERNAME && !raw.ADMIN_PASSWORD) {
     faults.push('ADMIN_PASSWORD is required with ADMIN_USERNAME when NODE_ENV=production');
   }
+  checked(() => assertHost(raw.HOST));
   const isPostgres = /^postgres(ql)?:\/\//.test(raw.DATABASE_URL);
   // anything else is a SQLite file path: `mysql://x/y` or a misspelt scheme became a file `mysql:/x/y`
   if (!isPostgres && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw.DATABASE_URL))
@@ -294,6 +295,29 @@ function parseUtcOffset(value: string): number {
 
 /** An origin as browsers send it in `Origin`: no trailing slash. */
 const withoutTrailingSlash = (value: string) => value.replace(/\/$/, '');
+
+const HOST_LABEL = /^[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
+
+/**
+ * HOST as a listen takes it: an IP address, or a host name (labels of letters, digits, hyphens and
+ * underscores, up to 63 characters each) whose last label is not all digits, which would be read as an
+ * address (RFC 1123 §2.1). Whether a name resolves, and an address is this machine's, is known only
+ * by binding it, which the services try before their slow start (assertCanListen).
+ */
+function assertHost(host: string): void {
+  if (isIP(host)) return;
+  const labels = host.replace(/\.$/, '').split('.');
+  if (host.length <= 253 && labels.every((l) => HOST_LABEL.test(l)) && !/^[0-9]+$/.test(labels.at(-1)!))
+    return;
+  const what = /^[0-9.]+$/.test(host)
+    ? 'not an IPv4 address (four numbers from 0 to 255)'
+    : /^\[.*\]$/.test(host)
+      ? 'written in brackets: give the IPv6 address without them'
+      : 'neither an IP address nor a host name';
+  throw new ConfigError(
+    `HOST ${JSON.stringify(host)} is ${what}: set HOST to one of this machine's addresses (127.0.0.1, or 0.0.0.0 for every interface)`,
+  );
+}
 
 /**
  * An http(s) URL with a host (`http://` would make covers `http:/res/...`; a space or a port past 65535

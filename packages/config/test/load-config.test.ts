@@ -73,6 +73,35 @@ describe('decisions.md §1: configuration from validated environment variables',
     ]);
   });
 
+  it('HOST: an address or a host name, refused at once naming HOST when it can be neither', () => {
+    for (const host of [
+      '0.0.0.0',
+      '127.0.0.1',
+      '::',
+      '::1',
+      'fe80::1',
+      'localhost',
+      'reader-1.internal',
+      'db_1',
+      'host.',
+    ])
+      expect(load({ HOST: host }).host, host).toBe(host);
+    const refusals = {
+      '999.1.1.1': 'HOST "999.1.1.1" is not an IPv4 address (four numbers from 0 to 255)',
+      '10.0.0': 'HOST "10.0.0" is not an IPv4 address (four numbers from 0 to 255)',
+      '[::1]': 'HOST "[::1]" is written in brackets: give the IPv6 address without them',
+      'not a host!': 'HOST "not a host!" is neither an IP address nor a host name',
+      'http://0.0.0.0': 'HOST "http://0.0.0.0" is neither an IP address nor a host name',
+      'a..b': 'HOST "a..b" is neither an IP address nor a host name',
+      [`${'x'.repeat(64)}.example`]: `HOST "${'x'.repeat(64)}.example" is neither an IP address nor a host name`,
+    };
+    for (const [host, message] of Object.entries(refusals))
+      expect(() => load({ HOST: host }), host).toThrow(`invalid configuration: ${message}: set HOST to`);
+    expect(() => load({ HOST: '999.1.1.1' })).toThrow(
+      'invalid configuration: HOST "999.1.1.1" is not an IPv4 address (four numbers from 0 to 255): set HOST to one of this machine\'s addresses (127.0.0.1, or 0.0.0.0 for every interface)',
+    );
+  });
+
   it('CORS_ORIGIN: an origin written with a trailing slash is the origin browsers send', () => {
     // the Origin header has no slash, and the CORS plugin compares strings: as given, none would match
     expect(load({ CORS_ORIGIN: 'http://127.0.0.1:5173/,https://a.example/' }).corsOrigin).toEqual([
