@@ -1,7 +1,7 @@
 import { cleanupExpiredUploads, ensureFirstOperator, type FirstOperatorResult } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 import { FileStore } from '@readlib/epub';
-import { type App, listenOn } from '@readlib/http';
+import { type App, assertCanListen, listenOn } from '@readlib/http';
 import { type AdminDeps, buildApp } from './app.js';
 
 export interface StartOptions extends AdminDeps {
@@ -18,8 +18,13 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-/** Ensures an operator exists, listens on config.host:config.adminPort and cleans uploads periodically. */
+/**
+ * Ensures an operator exists, listens on config.host:config.adminPort and cleans uploads periodically.
+ * A HOST or port it cannot listen on is refused first, before the operator and the cleanup's walk of
+ * the store.
+ */
 export async function startAdminServer(config: AppConfig, deps: StartOptions): Promise<AdminServer> {
+  await assertCanListen(config.host, config.adminPort, 'ADMIN_PORT');
   const firstOperator = await ensureFirstOperator(deps.db, config);
   const store = deps.store ?? new FileStore(config.storageDir);
   const app = await buildApp(config, { ...deps, store });

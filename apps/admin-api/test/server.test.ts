@@ -1,12 +1,36 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testConfig } from '@readlib/config';
-import { createDb, migrateToLatest } from '@readlib/data';
+import { countOperators, createDb, migrateToLatest } from '@readlib/data';
 import { describe, expect, it } from 'vitest';
 import { operatorNotice, startAdminServer } from '../src/index.js';
 
 describe('decisions.md §1 the admin service starts alone and answers over HTTP', () => {
+  it('a port it cannot listen on is refused before it creates the first operator', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'readlib-admin-port-'));
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    const config = {
+      ...testConfig({ STORAGE_DIR: join(dir, 'storage'), ADMIN_PORT: String(port) }),
+      env: 'development' as const,
+    };
+    const handle = createDb({ dialect: 'sqlite', file: join(dir, 'library.db') });
+    await migrateToLatest(handle.db);
+    try {
+      await expect(startAdminServer(config, { db: handle.db, logger: false })).rejects.toThrow(
+        `another process listens on port ${port}: stop it, or choose another port with ADMIN_PORT`,
+      );
+      expect(await countOperators(handle.db)).toBe(0);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      await handle.destroy();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('starts on port 0, creates the first operator with a generated password, logs in and lists over fetch', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'readlib-admin-server-'));
     const config = {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type AdminServer, startAdminServer } from '@readlib/admin-api';
 import { loadConfig } from '@readlib/config';
 import { countBooks, demoState, setDemoState } from '@readlib/data';
-import { type App, stopOnSignals } from '@readlib/http';
+import { type App, assertCanListen, stopOnSignals } from '@readlib/http';
 import { startReaderServer } from '@readlib/reader-api';
 import { importAll } from './commands/import.command.js';
 import { demoInputs } from './demo/demo-catalogue.js';
@@ -12,7 +12,11 @@ import { openRuntime, type Runtime } from './runtime.js';
 
 // `pnpm start`: both services on one database and one store, the embedded default unless configured.
 async function start(): Promise<void> {
-  const rt = await openRuntime(loadConfig(), { serve: true, migrate: true });
+  const settings = loadConfig();
+  // a HOST or port neither service could listen on is refused before the database is migrated
+  await naming('reader API', () => assertCanListen(settings.host, settings.readerPort, 'READER_PORT'));
+  await naming('admin API', () => assertCanListen(settings.host, settings.adminPort, 'ADMIN_PORT'));
+  const rt = await openRuntime(settings, { serve: true, migrate: true });
   const { config, handle } = rt;
   let reader: App | undefined;
   let admin: AdminServer | undefined;

@@ -46,6 +46,14 @@ describe('pnpm start that cannot start', () => {
     }
   });
 
+  it('a HOST neither service can listen on is refused before the database is made', async () => {
+    // TEST-NET-1 (RFC 5737): an address no machine of a test run holds
+    expect(await refused({ HOST: '192.0.2.1' })).toMatch(
+      /^readlib: cannot start: reader API: listen EADDRNOTAVAIL: .*: HOST 192\.0\.2\.1 is not an address of this machine/,
+    );
+    expect(existsSync(join(dir, 'library.db'))).toBe(false);
+  });
+
   it('names the database it cannot open', async () => {
     const notAFile = join(dir, 'a-folder');
     mkdirSync(notAFile);

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SharedStore } from '@readlib/cache';
@@ -57,6 +58,42 @@ describe.each(dialects)('the start-up warm-up on $name', (dialect) => {
       expect((await app.inject({ url: '/readyz' })).json()).toMatchObject({ database: false });
     } finally {
       rmSync(storage, { recursive: true, force: true });
+    }
+  });
+
+  it('a port taken or a HOST not of this machine is refused before the warm-up, not after it', async () => {
+    t = await harness(dialect);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    // a warm-up of 10 s (a shared store that stopped answering): a refusal after it would take that long
+    const stuck: SharedStore = { get: () => new Promise(() => {}), set: async () => {} };
+    const deps = { db: t.h.db, logger: false as const, store: stuck, warmUpMaxMs: 10_000 };
+    const refusal = async (env: Record<string, string>) => {
+      const started = performance.now();
+      const message = await startReaderServer(testConfig({ STORAGE_DIR: t!.storage, ...env }), deps).then(
+        (app) => {
+          apps.push(app);
+          return 'listened';
+        },
+        (err: Error) => err.message,
+      );
+      return { message, ms: performance.now() - started };
+    };
+    try {
+      const busy = await refusal({ READER_PORT: String(port) });
+      expect(busy.message).toMatch(
+        new RegExp(`^listen EADDRINUSE: .*: another process listens on port ${port}: .* READER_PORT$`),
+      );
+      expect(busy.ms).toBeLessThan(2_000);
+      // TEST-NET-1 (RFC 5737): an address no machine of a test run holds
+      const foreign = await refusal({ HOST: '192.0.2.1', READER_PORT: '0' });
+      expect(foreign.message).toMatch(
+        /^listen EADDRNOTAVAIL: .*: HOST 192\.0\.2\.1 is not an address of this machine/,
+      );
+      expect(foreign.ms).toBeLessThan(2_000);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -26,6 +27,12 @@ export function listenAdvice(
   }
 }
 
+/** The refusal of a listen, with the setting to change when listenAdvice knows it. */
+function refusal(err: unknown, host: string, port: number, portVariable: string): unknown {
+  const advice = listenAdvice(err, host, port, portVariable);
+  return advice ? new Error(`${(err as Error).message}: ${advice}`, { cause: err }) : err;
+}
+
 /** `app.listen` whose refusal says which setting to change (listenAdvice); resolves with the address. */
 export async function listenOn(
   app: FastifyInstance,
@@ -36,8 +43,26 @@ export async function listenOn(
   try {
     return await app.listen({ host, port });
   } catch (err) {
-    const advice = listenAdvice(err, host, port, portVariable);
-    if (!advice) throw err;
-    throw new Error(`${(err as Error).message}: ${advice}`, { cause: err });
+    throw refusal(err, host, port, portVariable);
   }
+}
+
+/**
+ * Binds HOST and the port for a moment, then lets them go, so that a start refuses a HOST that does not
+ * resolve or is not this machine's, or a port another process holds, before its slow part (the
+ * reader's warm-up, seconds at a million books) rather than after it. Nothing is served meanwhile: a
+ * connection that arrives in that moment is reset, and a client or proxy tries again. The real listen
+ * may still be refused (the port taken in between); listenOn then says so in the same words.
+ */
+export async function assertCanListen(host: string, port: number, portVariable: string): Promise<void> {
+  const probe = createServer((socket) => socket.destroy());
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ host, port }, resolve);
+    });
+  } catch (err) {
+    throw refusal(err, host, port, portVariable);
+  }
+  await new Promise((resolve) => probe.close(resolve));
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listenAdvice, listenOn } from '../src/index.js';
+import { assertCanListen, listenAdvice, listenOn } from '../src/index.js';
 
 describe('a refused listen says which setting to change', () => {
   const apps: Array<ReturnType<typeof Fastify>> = [];
@@ -49,6 +49,24 @@ describe('a refused listen says which setting to change', () => {
       'port 80 needs privileges this user lacks: choose a port above 1023 with READER_PORT (a proxy in front listens on 80 or 443)',
     );
     expect(listenAdvice(new Error('something else'), '0.0.0.0', 80, 'READER_PORT')).toBeUndefined();
+  });
+
+  it('assertCanListen refuses in the same words before anything is built, and leaves a free port free', async () => {
+    const server = createServer();
+    taken.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await expect(assertCanListen('127.0.0.1', port, 'ADMIN_PORT')).rejects.toThrow(
+      `listen EADDRINUSE: address already in use 127.0.0.1:${port}: another process listens on port ${port}: stop it, or choose another port with ADMIN_PORT`,
+    );
+    await expect(assertCanListen('192.0.2.1', 0, 'ADMIN_PORT')).rejects.toThrow(
+      /HOST 192\.0\.2\.1 is not an address of this machine/,
+    );
+    // a port it could bind is let go at once: the service's own listen takes it next
+    await new Promise((resolve) => server.close(resolve));
+    taken.splice(0);
+    await assertCanListen('127.0.0.1', port, 'ADMIN_PORT');
+    expect(await listenOn(app(), '127.0.0.1', port, 'ADMIN_PORT')).toBe(`http://127.0.0.1:${port}`);
   });
 
   it('listens as app.listen does, resolving with the address', async () => {
