@@ -1,5 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,15 +23,47 @@ import {
 const load = (env: Record<string, string>) => loadConfig(env, { dotenv: false });
 const EXAMPLE = fileURLToPath(new URL('../../../deploy/readlib.env.example', import.meta.url));
 
-/** deploy/readlib.env.example as systemd's EnvironmentFile reads these plain lines. */
+/** The assignments of deploy/readlib.env.example, each value as written. */
+function exampleLines(): Array<[name: string, written: string]> {
+  return readFileSync(EXAMPLE, 'utf8')
+    .split('\n')
+    .map((line) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line))
+    .filter((m) => m !== null)
+    .map((m) => [m[1]!, m[2]!]);
+}
+
+/**
+ * deploy/readlib.env.example as systemd's EnvironmentFile reads its lines (systemd.exec(5)): the value
+ * trimmed; one in single quotes taken verbatim inside them. The file holds no other quoting (a test
+ * below makes sure).
+ */
 function example(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const line of readFileSync(EXAMPLE, 'utf8').split('\n')) {
-    const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line);
-    if (m) env[m[1]!] = m[2]!;
+  for (const [name, written] of exampleLines()) {
+    const value = written.trim();
+    env[name] = /^'[^']*'$/.test(value) ? value.slice(1, -1) : value;
   }
   return env;
 }
+
+/** What `set -a; . <file>; set +a` gives, as NAME -> value, and what sh said on stderr. */
+function throughSh(file: string): { env: Record<string, string>; stderr: string } {
+  const run = spawnSync('sh', ['-c', 'set -a; . "$1"; set +a; exec env', 'sh', file], {
+    env: {},
+    encoding: 'utf8',
+  });
+  const env = Object.fromEntries(
+    run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+  return { env, stderr: run.stderr };
+}
+
+/** systemd's own reader of environment files (environment.d's generator, the same parser as EnvironmentFile=). */
+const SYSTEMD_ENV_GENERATOR =
+  '/usr/lib/systemd/user-environment-generators/30-systemd-environment-d-generator';
 
 /** The example with every placeholder replaced, as an operator leaves it. */
 function edited(): Record<string, string> {
@@ -60,15 +102,56 @@ describe('production refuses the example placeholders', () => {
   // the CLI recipe of docs/deployment.md reads the file with `sh` (set -a; . file): it must give the
   // same values as systemd's EnvironmentFile does
   it('the example reads the same through sh as through systemd', () => {
-    const script = 'set -a; . "$1"; set +a; exec env';
-    const out = execFileSync('sh', ['-c', script, 'sh', EXAMPLE], { env: {}, encoding: 'utf8' });
-    const seen = Object.fromEntries(
-      out
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    const { env, stderr } = throughSh(EXAMPLE);
+    expect(stderr).toBe('');
+    for (const [name, value] of Object.entries(example())) expect(env[name], name).toBe(value);
+    // its list of origins, with a space after the comma, is one value to both
+    expect(example().CORS_ORIGIN).toBe('https://app.example.org, https://reader.example.org');
+    expect(load({ ...edited(), CORS_ORIGIN: env.CORS_ORIGIN! }).corsOrigin).toEqual([
+      'https://app.example.org',
+      'https://reader.example.org',
+    ]);
+  });
+
+  it('every value of the example holding a space, $, ` or \\ is in single quotes, as its header asks', () => {
+    const unquoted = exampleLines().filter(
+      ([, written]) => /[\s$`\\]/.test(written) && !/^'[^']*'$/.test(written),
     );
-    for (const [name, value] of Object.entries(example())) expect(seen[name], name).toBe(value);
+    expect(unquoted).toEqual([]);
+    // what the rule prevents: unquoted, sh takes the origin after the space for a command
+    const dir = mkdtempSync(join(tmpdir(), 'readlib-env-'));
+    try {
+      writeFileSync(join(dir, 'bare.env'), 'CORS_ORIGIN=https://a.example, https://b.example\n');
+      const bare = throughSh(join(dir, 'bare.env'));
+      expect(bare.env.CORS_ORIGIN).toBeUndefined();
+      expect(bare.stderr).toMatch(/https:\/\/b\.example: not found/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('systemd itself reads the example as sh does (its environment.d generator, one parser with EnvironmentFile)', (ctx) => {
+    if (!existsSync(SYSTEMD_ENV_GENERATOR)) {
+      console.log(`systemd's parser SKIPPED: ${SYSTEMD_ENV_GENERATOR} is not installed (package systemd)`);
+      return ctx.skip();
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'readlib-env-'));
+    try {
+      mkdirSync(join(dir, 'environment.d'));
+      copyFileSync(EXAMPLE, join(dir, 'environment.d', '50-readlib.conf'));
+      const generated = execFileSync(SYSTEMD_ENV_GENERATOR, [], {
+        env: { XDG_CONFIG_HOME: dir, XDG_CONFIG_DIRS: join(dir, 'none'), XDG_DATA_DIRS: join(dir, 'none') },
+        encoding: 'utf8',
+      });
+      // it prints NAME=value lines quoted for a shell: sh reads them back to the values systemd holds
+      writeFileSync(join(dir, 'systemd.env'), generated);
+      const systemd = throughSh(join(dir, 'systemd.env')).env;
+      const sh = throughSh(EXAMPLE).env;
+      for (const [name] of exampleLines()) expect(systemd[name], name).toBe(sh[name]);
+      expect(systemd.CORS_ORIGIN).toBe('https://app.example.org, https://reader.example.org');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
