@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '@readlib/contracts';
@@ -130,18 +130,22 @@ describe('request log: one line per request, written asynchronously, flushed on 
 
   it('the gathering destination writes on its own once GATHER_BYTES of lines are gathered, not before', async () => {
     const file = join(dir, 'batched.log');
+    // the destination opens the file in its own time (appending): created here, it is there to read
+    writeFileSync(file, '');
     const destination = gatheringDestination(file);
     const line = `${JSON.stringify({ msg: 'request completed', url: `/book/detail?fileName=${'b'.repeat(150)}` })}\n`;
     const perBatch = Math.ceil(GATHER_BYTES / Buffer.byteLength(line));
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
     for (let i = 0; i < perBatch - 1; i++) destination.write(line);
-    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 50));
     // one line short of a batch: still gathered
     expect(readFileSync(file, 'utf8')).toBe('');
     destination.write(line);
-    await settle();
-    // the batch is written whole, without a flush
-    expect(readFileSync(file, 'utf8')).toBe(line.repeat(perBatch));
+    // the batch is written whole, without a flush (asynchronously: waited for, up to 10 s on a busy machine)
+    const whole = line.repeat(perBatch);
+    for (let waited = 0; waited < 10_000 && readFileSync(file, 'utf8') !== whole; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(readFileSync(file, 'utf8')).toBe(whole);
     destination.flushSync?.();
   });
 });
