@@ -1,5 +1,5 @@
 import { createRouter, createWebHistory, type RouteLocationRaw } from 'vue-router';
-import { loggedIn, onSessionEnded } from './api/admin-api';
+import { loggedIn, onSessionChange, sessionKnown } from './api/admin-api';
 import { rememberList } from './books/list-return';
 
 /** Each page is its own chunk, loaded when first shown. */
@@ -45,7 +45,9 @@ export function afterLogin(redirect: unknown): RouteLocationRaw {
   return { name: 'dashboard' };
 }
 
-router.beforeEach((to) => {
+router.beforeEach(async (to) => {
+  // a new tab may be handed the token of another console tab first
+  await sessionKnown;
   if (to.meta.public) return loggedIn() && to.name === 'login' ? afterLogin(to.query.redirect) : true;
   return loggedIn() ? true : { name: 'login', query: { redirect: to.fullPath } };
 });
@@ -55,9 +57,17 @@ router.afterEach((to) => {
   if (to.name === 'books') rememberList(to.query);
 });
 
-// a token refused anywhere (expired, revoked): to the login page, then back to this page
-onSessionEnded(() => {
-  const here = router.currentRoute.value;
-  if (here.name === 'login') return;
-  void router.replace({ name: 'login', query: { redirect: here.fullPath, expired: '1' } });
+onSessionChange({
+  // a token refused anywhere (expired, revoked) or a logout in another tab: to the login page, then
+  // back to this page
+  ended() {
+    const here = router.currentRoute.value;
+    if (here.name === 'login') return;
+    void router.replace({ name: 'login', query: { redirect: here.fullPath, expired: '1' } });
+  },
+  // a login in another tab: a tab waiting on the login page goes on to where it was going
+  signedInElsewhere() {
+    const here = router.currentRoute.value;
+    if (here.name === 'login') void router.replace(afterLogin(here.query.redirect));
+  },
 });

@@ -1,36 +1,77 @@
 import { type ApiError, createAdminClient } from '@readlib/sdk';
 import { storedToken, storeToken } from '../session/session';
+import { openTabChannel } from '../session/tab-channel';
 
-let sessionEnded: (error: ApiError) => void = () => {};
+export interface SessionHandlers {
+  /** the token was refused (expired, revoked: `error`) or another tab logged out: none is left */
+  ended(error?: ApiError): void;
+  /** another tab logged in: this tab has its token now */
+  signedInElsewhere(): void;
+}
+
+let handlers: SessionHandlers = { ended: () => {}, signedInElsewhere: () => {} };
 
 /**
  * The one client of the admin API, on this page's origin (the admin service serves the console). A
- * call refused with 401 / code -2 forgets the token and hands over to `onSessionEnded` (the router sends
- * the operator to the login page, then back); the call itself rejects with kind `unauthorized`.
+ * call refused with 401 / code -2 forgets the token and hands over to `ended` (the router sends the
+ * operator to the login page, then back); the call itself rejects with kind `unauthorized`.
  */
 export const api = createAdminClient({
   baseUrl: window.location.origin,
   token: storedToken(),
   onUnauthorized: (error) => {
-    storeToken(undefined);
-    api.setToken(undefined);
-    sessionEnded(error);
+    keep(undefined);
+    handlers.ended(error);
   },
 });
 
-export function onSessionEnded(handler: (error: ApiError) => void): void {
-  sessionEnded = handler;
-}
+const tabs = openTabChannel({
+  current: () => api.getToken(),
+  signedIn: (token) => {
+    keep(token);
+    handlers.signedInElsewhere();
+  },
+  signedOut: () => {
+    if (!loggedIn()) return;
+    keep(undefined);
+    handlers.ended();
+  },
+});
 
-/** Keeps a fresh token for the calls that follow and for reloads of this tab. */
-export async function logIn(username: string, password: string): Promise<void> {
-  const { token } = await api.login(username, password);
+/** The token this tab sends, keeps for its reloads and answers new tabs with (none: signed out). */
+function keep(token: string | undefined): void {
   storeToken(token);
+  api.setToken(token);
+  tabs.mark(token !== undefined);
 }
 
-export function logOut(): void {
-  storeToken(undefined);
-  api.setToken(undefined);
+export function onSessionChange(next: SessionHandlers): void {
+  handlers = next;
 }
 
 export const loggedIn = (): boolean => api.getToken() !== undefined;
+
+if (loggedIn()) tabs.mark(true);
+
+/**
+ * Settled once this tab knows whether it is signed in: at once with a token of its own (a reload),
+ * else once a console tab open in this browser has handed it one, or none has.
+ */
+export const sessionKnown: Promise<void> = loggedIn()
+  ? Promise.resolve()
+  : tabs.ask().then((token) => {
+      if (token && !loggedIn()) keep(token);
+    });
+
+/** Keeps a fresh token for the calls that follow, for reloads of this tab and for the other tabs. */
+export async function logIn(username: string, password: string): Promise<void> {
+  const { token } = await api.login(username, password);
+  keep(token);
+  tabs.tell(token);
+}
+
+/** Forgets the token here and in every console tab of this browser. */
+export function logOut(): void {
+  keep(undefined);
+  tabs.tell(undefined);
+}

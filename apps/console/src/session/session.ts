@@ -1,6 +1,7 @@
 /**
- * The operator's token, kept for the browser session (sessionStorage: gone when the tab closes, not
- * shared with other tabs). Storage may be disabled: the token then lives in memory only.
+ * This tab's copy of the operator's token (sessionStorage: a reload keeps it, closing the tab drops
+ * it); the console's other open tabs hand theirs to a new tab (tab-channel.ts). Storage may be
+ * disabled: the token then lives in memory only.
  */
 const KEY = 'readlib.console.token';
 let memory: string | undefined;
