@@ -1,6 +1,7 @@
 import { createRouter, createWebHistory, type RouteLocationRaw } from 'vue-router';
 import { loggedIn, onSessionChange, sessionKnown } from './api/admin-api';
 import { rememberList } from './books/list-return';
+import { holdsWork, settleSignIn, signInAgain } from './session/sign-in-again';
 
 /** Each page is its own chunk, loaded when first shown. */
 export const router = createRouter({
@@ -58,15 +59,18 @@ router.afterEach((to) => {
 });
 
 onSessionChange({
-  // a token refused anywhere (expired, revoked) or a logout in another tab: to the login page, then
-  // back to this page
+  // a token refused anywhere (expired, revoked) or a logout in another tab: the login asked over a page
+  // holding work, which then goes on; elsewhere the login page, then back to this page
   ended() {
     const here = router.currentRoute.value;
-    if (here.name === 'login') return;
+    if (here.name === 'login') return undefined;
+    if (holdsWork()) return signInAgain();
     void router.replace({ name: 'login', query: { redirect: here.fullPath, expired: '1' } });
+    return undefined;
   },
-  // a login in another tab: a tab waiting on the login page goes on to where it was going
-  signedInElsewhere() {
+  // a login in another tab: the login asked here is answered, a tab waiting on the login page goes on
+  signedInElsewhere(token) {
+    settleSignIn(token);
     const here = router.currentRoute.value;
     if (here.name === 'login') void router.replace(afterLogin(here.query.redirect));
   },

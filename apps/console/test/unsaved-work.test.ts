@@ -80,7 +80,7 @@ describe.skipIf(!HAVE_BROWSER)('work not yet in the catalogue is not dropped wit
     expect((await admin.listBooks({ title: 'Pending Upload, renamed' })).total).toBe(1);
   });
 
-  it('a Save refused because the session ended: the typed values come back after the login, and it says so', async () => {
+  it('a Save refused because the session ended, the login page chosen over the login in place: the typed values come back after it, and it says so', async () => {
     const page = s.page;
     await s.openLoggedIn(`books/${KEPT.fileName}/edit`);
     await heading(page, 'Edit book');
@@ -90,6 +90,10 @@ describe.skipIf(!HAVE_BROWSER)('work not yet in the catalogue is not dropped wit
       route.fulfill({ status: 401, json: { code: -2, msg: 'token expired', data: null } }),
     );
     await page.locator('[data-test=save-book]').click();
+    await page
+      .locator('[data-test=session-dialog]')
+      .getByRole('button', { name: en.session.toLoginPage })
+      .click();
     await page.waitForURL(/\/console\/login\?redirect=.*&expired=1$/);
     await page.getByText(en.login.expired).waitFor();
     await page.unroute('**/book/update');

@@ -3,25 +3,29 @@ import { storedToken, storeToken } from '../session/session';
 import { openTabChannel } from '../session/tab-channel';
 
 export interface SessionHandlers {
-  /** the token was refused (expired, revoked: `error`) or another tab logged out: none is left */
-  ended(error?: ApiError): void;
+  /**
+   * The token was refused (expired, revoked: `error`) or another tab logged out: none is left. May
+   * resolve with a new token, which a refused call is sent again with.
+   */
+  ended(error?: ApiError): Promise<string | undefined> | undefined;
   /** another tab logged in: this tab has its token now */
-  signedInElsewhere(): void;
+  signedInElsewhere(token: string): void;
 }
 
-let handlers: SessionHandlers = { ended: () => {}, signedInElsewhere: () => {} };
+let handlers: SessionHandlers = { ended: () => undefined, signedInElsewhere: () => {} };
 
 /**
  * The one client of the admin API, on this page's origin (the admin service serves the console). A
- * call refused with 401 / code -2 forgets the token and hands over to `ended` (the router sends the
- * operator to the login page, then back); the call itself rejects with kind `unauthorized`.
+ * call refused with 401 / code -2 forgets the token and hands over to `ended` (the router asks for the
+ * login again, in place or on the login page); the call is sent again with the new token it may resolve
+ * with, else rejects with kind `unauthorized`.
  */
 export const api = createAdminClient({
   baseUrl: window.location.origin,
   token: storedToken(),
   onUnauthorized: (error) => {
     keep(undefined);
-    handlers.ended(error);
+    return handlers.ended(error);
   },
 });
 
@@ -29,12 +33,12 @@ const tabs = openTabChannel({
   current: () => api.getToken(),
   signedIn: (token) => {
     keep(token);
-    handlers.signedInElsewhere();
+    handlers.signedInElsewhere(token);
   },
   signedOut: () => {
     if (!loggedIn()) return;
     keep(undefined);
-    handlers.ended();
+    void handlers.ended();
   },
 });
 
@@ -64,10 +68,11 @@ export const sessionKnown: Promise<void> = loggedIn()
     });
 
 /** Keeps a fresh token for the calls that follow, for reloads of this tab and for the other tabs. */
-export async function logIn(username: string, password: string): Promise<void> {
+export async function logIn(username: string, password: string): Promise<string> {
   const { token } = await api.login(username, password);
   keep(token);
   tabs.tell(token);
+  return token;
 }
 
 /** Forgets the token here and in every console tab of this browser. */

@@ -3,6 +3,7 @@ import 'element-plus/es/components/message-box/style/css';
 import { onBeforeUnmount, onMounted } from 'vue';
 import { useI18n } from 'vue-i18n';
 import { onBeforeRouteLeave, type RouteLocationNormalized } from 'vue-router';
+import { holdWork } from '../session/sign-in-again';
 
 export interface LeaveGuard {
   /** whether the page may go to `to`: asks the operator when there is work to lose */
@@ -14,9 +15,9 @@ export interface LeaveGuard {
  * leaving it asks first, inside the console ("Unsaved changes", Leave / Stay) and by the browser on a
  * reload or a closed tab. Call from a page's setup; `unsaved` is read at each attempt to leave.
  *
- * The login page is never refused: an ended session goes there whatever the operator would say
- * (`sessionEnded` is then called, for the page to keep its work for after the login), and Log out is
- * the operator's own choice.
+ * While `unsaved`, an ended session asks for the login over the page (session/sign-in-again.ts). The
+ * login page is never refused: the operator chose it there instead (`sessionEnded` is then called, for
+ * the page to keep its work for after the login), and Log out is their own choice too.
  */
 export function useLeaveGuard(options: {
   unsaved: () => boolean;
@@ -53,8 +54,15 @@ export function useLeaveGuard(options: {
     // Chromium before 119 asks only when returnValue is set
     event.returnValue = '';
   }
-  onMounted(() => window.addEventListener('beforeunload', beforeUnload));
-  onBeforeUnmount(() => window.removeEventListener('beforeunload', beforeUnload));
+  let release: (() => void) | undefined;
+  onMounted(() => {
+    window.addEventListener('beforeunload', beforeUnload);
+    release = holdWork(options.unsaved);
+  });
+  onBeforeUnmount(() => {
+    window.removeEventListener('beforeunload', beforeUnload);
+    release?.();
+  });
 
   return { mayLeave };
 }

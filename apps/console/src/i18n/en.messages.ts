@@ -24,6 +24,11 @@ export const en = {
     refused: 'Wrong username or password.',
     expired: 'Your session has ended: log in again to go on.',
   },
+  session: {
+    title: 'Log in again',
+    body: 'Your session has ended. Log in again to go on here: this page and what is not saved yet stay as they are, and what was refused is sent again.',
+    toLoginPage: 'Go to the login page instead',
+  },
   common: {
     loading: 'Loading…',
     retry: 'Retry',

@@ -26,6 +26,11 @@ export const zhCN: Messages = {
     refused: '用户名或密码错误。',
     expired: '登录已过期，请重新登录后继续。',
   },
+  session: {
+    title: '重新登录',
+    body: '登录已过期。在这里重新登录即可继续：本页及尚未保存的内容保持不变，被拒绝的操作会重新提交。',
+    toLoginPage: '改为前往登录页',
+  },
   common: {
     loading: '加载中…',
     retry: '重试',
