@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/en.messages';
+import { zhCN } from '../src/i18n/zh-cn.messages';
 import { HAVE_BROWSER } from './support/browser';
 import { consoleSuite } from './support/console-suite';
 import { answered, columnTexts, heading } from './support/page-actions';
@@ -122,5 +123,61 @@ describe.skipIf(!HAVE_BROWSER)('a list or a report that cannot be read', () => {
     await page.locator('[data-test=growth]').waitFor();
     expect(await failed.count()).toBe(0);
     expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  it('totals that cannot be read say so in their place, in both languages, and their Retry reads them alone', async () => {
+    s.expectProblems(/HTTP 500 .*\/book\/home|status of 500/);
+    for (const [locale, texts] of [
+      ['en-US', en],
+      ['zh-CN', zhCN],
+    ] as const) {
+      const page = await s.newPage({ locale });
+      await page.route(/\/book\/home$/, (route) =>
+        route.fulfill({ status: 500, json: { code: -1, msg: 'the totals failed', data: null } }),
+      );
+      const reports: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/screen/')) reports.push(request.url());
+      });
+      await s.openLoggedIn('dashboard', page);
+      await heading(page, texts.dashboard.title);
+      const totals = page.locator('[data-test=totals]');
+      const failure = totals.locator('[data-test=load-failed]');
+      await failure.getByText(texts.dashboard.totalsFailed).waitFor();
+      // why, in the operator's words, with the service's own below it
+      expect(await failure.textContent()).toContain('the totals failed');
+      expect(await totals.locator('[data-test^=total-]').count()).toBe(0);
+      // the window's parts, which did come, are drawn, and say nothing of a failure
+      await page.locator('[data-test=user-trend] svg').waitFor();
+      expect(await page.locator('[data-test=load-failed]').count()).toBe(1);
+
+      await page.unroute(/\/book\/home$/);
+      const asked = reports.length;
+      const again = answered(page, '/book/home');
+      await failure.getByRole('button', { name: texts.common.retry }).click();
+      expect((await again).status()).toBe(200);
+      await totals
+        .locator('[data-test=total-book]')
+        .getByText(String(SHELF.length), { exact: true })
+        .waitFor();
+      expect(await failure.count()).toBe(0);
+      expect(reports.length, 'the window is not asked again').toBe(asked);
+    }
+  });
+
+  it('the map whose shapes cannot be fetched says so, and its Retry draws it', async () => {
+    const page = s.page;
+    s.expectProblems(ABORTED);
+    const shapes = /\/console\/assets\/china-[^/]*\.js$/;
+    await page.route(shapes, (route) => route.abort());
+    await s.openLoggedIn('dashboard');
+    await heading(page, 'Dashboard');
+    const map = page.locator('.el-card', { has: page.getByRole('heading', { name: en.dashboard.map }) });
+    const failure = map.locator('[data-test=load-failed]');
+    await failure.getByText(en.dashboard.loadFailed).waitFor();
+    await page.unroute(shapes);
+    await failure.getByRole('button', { name: en.common.retry }).click();
+    await map.locator('[data-test=map-chart] svg path').first().waitFor();
+    expect(await failure.count()).toBe(0);
   });
 });

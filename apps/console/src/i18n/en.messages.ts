@@ -129,6 +129,7 @@ export const en = {
     regionKind: 'Kind',
     noData: 'No data in this window.',
     loadFailed: 'This could not be loaded.',
+    totalsFailed: 'The catalogue totals could not be loaded.',
     chartSummary: '{title}: {n} items',
   },
   books: {

@@ -131,6 +131,7 @@ export const zhCN: Messages = {
     regionKind: '类型',
     noData: '该区间内没有数据。',
     loadFailed: '未能加载。',
+    totalsFailed: '未能加载书库总计。',
     chartSummary: '{title}：{n} 项',
   },
   books: {
