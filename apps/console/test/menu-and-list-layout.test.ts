@@ -1,5 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { en } from '../src/i18n/en.messages';
+import { zhCN } from '../src/i18n/zh-cn.messages';
 import { HAVE_BROWSER } from './support/browser';
 import { consoleSuite } from './support/console-suite';
 import { heading } from './support/page-actions';
@@ -76,4 +78,46 @@ describe.skipIf(!HAVE_BROWSER)('where the operator is, and a file name read whol
     expect(shown.cut, 'nothing of it cut').toBe(false);
     expect(shown.right, 'not under the pinned actions').toBeLessThanOrEqual(shown.actionsLeft + 1);
   });
+
+  // a 1280 px laptop, and the same beside a classic 17 px scroll bar (headless Chromium draws none)
+  for (const width of [1280, 1263])
+    for (const [locale, texts] of [
+      ['en-US', en],
+      ['zh-CN', zhCN],
+    ] as const)
+      it(`at ${width} px (${locale}) nothing scrolls under the pinned actions, every header reads whole`, async () => {
+        const page = await s.newPage({ locale, viewport: { width, height: 720 } });
+        await s.openLoggedIn('books', page);
+        await heading(page, texts.books.title);
+        const table = page.locator('[data-test=book-table]');
+        await table.locator('.el-table__body-wrapper td', { hasText: FILE_NAME }).waitFor();
+        const layout = await table.evaluate((el) => {
+          const wrap = el.querySelector('.el-table__body-wrapper .el-scrollbar__wrap')!;
+          const row = el.querySelector('.el-table__body tr')!;
+          const cells = [...row.querySelectorAll('td')];
+          const pinned = row.querySelector('.el-table-fixed-column--right')!.getBoundingClientRect();
+          const heads = [...el.querySelectorAll('.el-table__header th .cell')];
+          const cut = (cell: Element) => cell.scrollWidth > cell.clientWidth;
+          return {
+            scrolls: wrap.scrollWidth > wrap.clientWidth,
+            under: cells
+              .filter((td) => !td.classList.contains('el-table-fixed-column--right'))
+              .filter((td) => td.getBoundingClientRect().right > pinned.left + 1)
+              .map((td) => td.textContent?.trim()),
+            headsCut: heads.filter(cut).map((cell) => cell.textContent?.trim()),
+            headLines: heads.filter((cell) => cell.getBoundingClientRect().height > 30).length,
+            fileNameCut: cut(cells[6]!.querySelector('.cell')!),
+            aligned: cells.every((td) => {
+              const box = td.getBoundingClientRect();
+              return Math.abs(box.top - pinned.top) <= 1 && Math.abs(box.height - pinned.height) <= 1;
+            }),
+          };
+        });
+        expect(layout.scrolls, 'the table scrolls sideways').toBe(false);
+        expect(layout.under, 'cells under the pinned actions').toEqual([]);
+        expect(layout.headsCut, 'headers cut').toEqual([]);
+        expect(layout.headLines, 'headers on two lines').toBe(0);
+        expect(layout.fileNameCut, 'the file name cut').toBe(false);
+        expect(layout.aligned, 'the pinned cells level with their row').toBe(true);
+      });
 });
