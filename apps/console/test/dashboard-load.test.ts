@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { ScreenData, WordCloudItem } from '@readlib/sdk';
 import type { Page, Request, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { wordSizes } from '../src/charts/dashboard.options';
+import { MAP_BOTTOM, wordSizes } from '../src/charts/dashboard.options';
+import { en } from '../src/i18n/en.messages';
+import { zhCN } from '../src/i18n/zh-cn.messages';
 import { HAVE_BROWSER } from './support/browser';
 import { consoleSuite } from './support/console-suite';
 import { answered, choose, heading } from './support/page-actions';
@@ -50,9 +52,13 @@ function ended(page: Page, url: RegExp): Promise<void> {
   });
 }
 
-/** Label boxes of a chart's SVG text that overlap another's (by more than a pixel each way). */
-const overlappingLabels = (page: Page, chart: string) =>
-  page.locator(`[data-test=${chart}] svg`).evaluate((svg) => {
+/**
+ * Label boxes of a chart's SVG text that overlap another's by more than `slack` px each way (a CJK
+ * font's line box reaches a few px past its glyphs, so level labels that do not touch may overlap by
+ * that much).
+ */
+const overlappingLabels = (page: Page, chart: string, slack = 1) =>
+  page.locator(`[data-test=${chart}] svg`).evaluate((svg, slack) => {
     const boxes = [...svg.querySelectorAll('text')]
       .map((text) => ({ text: text.textContent ?? '', box: text.getBoundingClientRect() }))
       .filter(({ box }) => box.width > 0);
@@ -61,9 +67,29 @@ const overlappingLabels = (page: Page, chart: string) =>
       for (const b of boxes.slice(i + 1)) {
         const x = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
         const y = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
-        if (x > 1 && y > 1) pairs.push(`${a.text} / ${b.text}`);
+        if (x > slack && y > slack) pairs.push(`${a.text} / ${b.text}`);
       }
     return pairs;
+  }, slack);
+
+/** Texts of a chart drawn past its edges (by more than a pixel), with where they are. */
+const cutLabels = (page: Page, chart: string) =>
+  page.locator(`[data-test=${chart}] svg`).evaluate((svg) => {
+    const box = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text')]
+      .map((text) => ({ text: text.textContent, at: text.getBoundingClientRect() }))
+      .filter(
+        ({ at }) =>
+          at.width > 0 &&
+          (at.left < box.left - 1 ||
+            at.right > box.right + 1 ||
+            at.top < box.top - 1 ||
+            at.bottom > box.bottom + 1),
+      )
+      .map(
+        ({ text, at }) =>
+          `${text} ${Math.round(at.left - box.left)}..${Math.round(at.right - box.left)},${Math.round(at.top - box.top)}..${Math.round(at.bottom - box.top)} of ${Math.round(box.width)}x${Math.round(box.height)}`,
+      );
   });
 
 /**
@@ -218,4 +244,53 @@ describe.skipIf(!HAVE_BROWSER)('the dashboard as a large catalogue answers it', 
     await page.locator('[data-test=top-searches-chart] svg text', { hasText: '70万' }).waitFor();
     expect(await overlappingLabels(page, 'top-searches-chart')).toEqual([]);
   });
+
+  for (const [locale, texts] of [
+    ['en-US', en],
+    ['zh-CN', zhCN],
+  ] as const)
+    it(`on a phone (${locale}): no label of a chart over another or cut at its edge, the map clear of its scale`, async () => {
+      const page = await s.newPage({
+        locale,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      });
+      await serveLarge(page);
+      await s.openLoggedIn('dashboard', page);
+      await heading(page, texts.dashboard.title);
+      const charts = ['user-trend', 'view-trend', 'category-chart', 'top-books-chart', 'top-searches-chart'];
+      for (const chart of [...charts, 'map-chart'])
+        await page.locator(`[data-test=${chart}] svg text`).first().waitFor();
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-test=word-cloud] svg text').length > 20,
+      );
+      // 22 categories with long names: each on its own row, level, the chart grown to hold them
+      const category = page.locator('[data-test=category-chart] svg');
+      await category.locator('text', { hasText: 'ComputerScience' }).waitFor();
+      expect((await category.boundingBox())?.height).toBeGreaterThan(22 * 24);
+      for (const chart of charts) {
+        expect(await overlappingLabels(page, chart, 3), `${chart}: labels over one another`).toEqual([]);
+        expect(await cutLabels(page, chart), `${chart}: labels cut`).toEqual([]);
+      }
+      // the words of the cloud are placed apart by the cloud itself: none runs out of the chart
+      expect(await cutLabels(page, 'word-cloud'), 'word-cloud: words cut').toEqual([]);
+      // the map's shapes above its colour scale, the scale's parts in the strip below: none on both
+      const map = await page.locator('[data-test=map-chart] svg').evaluate((svg, strip) => {
+        const box = svg.getBoundingClientRect();
+        const line = box.bottom - strip;
+        const parts = [...svg.querySelectorAll('path, text, rect')]
+          .map((el) => el.getBoundingClientRect())
+          // the chart's own background spans it all
+          .filter((at) => at.width > 0 && at.height > 0 && at.height < box.height - 1);
+        return {
+          across: parts.filter((at) => at.top < line - 1 && at.bottom > line + 1).length,
+          above: parts.filter((at) => at.bottom <= line + 1).length,
+          below: parts.filter((at) => at.top >= line - 1).length,
+        };
+      }, MAP_BOTTOM);
+      expect(map.across, 'parts of the map chart across the scale strip').toBe(0);
+      expect(map.above).toBeGreaterThan(30);
+      expect(map.below).toBeGreaterThan(0);
+    });
 });

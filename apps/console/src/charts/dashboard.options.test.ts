@@ -2,9 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { compactFigure, type Figures, wholeFigure } from '../i18n/figures';
 import {
   CATEGORY_LABEL_WIDTH,
+  CATEGORY_NARROW_LABEL_WIDTH,
+  CATEGORY_NARROW_ROW,
+  categoryChartHeight,
   categoryOption,
+  fitWordCloud,
+  MAP_BOTTOM,
   mapOption,
   rankingOption,
+  TREND_DATE_MARGIN,
   TREND_LEFT,
   TREND_RIGHT,
   trendOption,
@@ -159,5 +165,92 @@ describe('dashboard charts of a large catalogue', () => {
     // the tooltip still gives the searches themselves
     const [cloud] = (option as { series: { data: unknown[] }[] }).series;
     expect(tooltipOf(option).formatter({ data: cloud!.data[0] })).toBe('w0\nSearches: 622,922\nSearchers: 1');
+  });
+});
+
+describe('dashboard charts in a narrow window', () => {
+  const categories = Array.from({ length: 22 }, (_, i) => ({
+    category: i + 1,
+    categoryText: `Category ${i + 1}`,
+    num: 22 - i,
+    views: i,
+  }));
+
+  it('the categories lie in rows, the first on top, names level beside the bars, the chart a row each high', () => {
+    type Axis = {
+      type: string;
+      inverse?: boolean;
+      axisLabel: { rotate?: number; width?: number; interval?: number };
+    };
+    const option = categoryOption(categories, { books: 'Books', views: 'Views' }, undefined, true) as {
+      xAxis: Axis;
+      yAxis: Axis & { data: string[] };
+    };
+    expect(option.xAxis.type).toBe('value');
+    expect(option.yAxis).toMatchObject({ type: 'category', inverse: true });
+    expect(option.yAxis.data[0]).toBe('Category 1');
+    expect(option.yAxis.axisLabel).toMatchObject({ interval: 0, width: CATEGORY_NARROW_LABEL_WIDTH });
+    expect(option.yAxis.axisLabel.rotate).toBeUndefined();
+    expect(categoryChartHeight(22)).toBeGreaterThanOrEqual(22 * CATEGORY_NARROW_ROW);
+    // a handful of categories keeps the height of the other charts
+    expect(categoryChartHeight(3)).toBe(320);
+    // a wide window keeps columns over slanted names
+    const wide = categoryOption(categories, { books: 'Books', views: 'Views' }) as { xAxis: Axis };
+    expect(wide.xAxis.type).toBe('category');
+    expect(wide.xAxis.axisLabel.rotate).toBeGreaterThan(0);
+  });
+
+  it('figures of a value axis that would touch are left out; the dates stand clear of the 0 above them', () => {
+    type Axis = { axisLabel: { hideOverlap?: boolean; margin?: number } };
+    const trend = trendOption({ axis: ['2026-01-01'], values: [3] }, 'New users') as {
+      xAxis: Axis;
+      yAxis: Axis;
+    };
+    const ranking = rankingOption([{ label: 'first', value: 622922 }], 'Searches') as { xAxis: Axis };
+    expect(trend.yAxis.axisLabel.hideOverlap).toBe(true);
+    expect(ranking.xAxis.axisLabel.hideOverlap).toBe(true);
+    expect(trend.xAxis.axisLabel.margin).toBe(TREND_DATE_MARGIN);
+  });
+
+  it('the word cloud is drawn in whole cells of its grid, centred, a few px inside the chart', () => {
+    const option = wordCloudOption([{ word: 'a', count: 1, user: 1 }], {
+      count: 'Searches',
+      users: 'Searchers',
+    });
+    const fit = (width: number, height: number) =>
+      (
+        fitWordCloud(option, { width, height }) as {
+          series: { width: number; height: number; left: string }[];
+        }
+      ).series[0]!;
+    for (const [width, height] of [
+      [324, 360],
+      [476, 480],
+      [1010, 480],
+    ] as const) {
+      const cloud = fit(width, height);
+      expect(cloud.width % WORD_GAP, `${width}`).toBe(0);
+      expect(cloud.height % WORD_GAP, `${height}`).toBe(0);
+      expect(cloud.width).toBeLessThanOrEqual(width - 4);
+      expect(cloud.width).toBeGreaterThan(width - 4 - WORD_GAP);
+      expect(cloud.height).toBeLessThanOrEqual(height - 4);
+      expect(cloud.left).toBe('center');
+    }
+  });
+
+  it('the map lies above its colour scale, which runs level along the chart foot', () => {
+    const option = mapOption(
+      [{ name: '广东', value: 3 }],
+      { data: [], geo: {} },
+      { users: 'Users', cities: 'City' },
+    ) as {
+      visualMap: { orient: string; bottom: number; itemWidth: number; left: string };
+      geo: { bottom: number; zoom?: number };
+    };
+    expect(option.visualMap).toMatchObject({ orient: 'horizontal', left: 'center' });
+    expect(option.geo.bottom).toBe(MAP_BOTTOM);
+    // the scale and its figures (about 20 px) fit under the map's box
+    expect(option.visualMap.bottom + option.visualMap.itemWidth + 20).toBeLessThanOrEqual(MAP_BOTTOM);
+    expect(option.geo.zoom ?? 1).toBe(1);
   });
 });

@@ -27,7 +27,8 @@ const line = (label: string, value: unknown, figures: Figures) =>
 const valueAxis = (figures: Figures) => ({
   type: 'value',
   minInterval: 1,
-  axisLabel: { formatter: (n: number) => figures.compact(n) },
+  // a narrow chart has room for fewer figures than ECharts' ticks: those that would touch are left out
+  axisLabel: { formatter: (n: number) => figures.compact(n), hideOverlap: true },
 });
 
 interface Param {
@@ -51,10 +52,25 @@ export const TREND_RIGHT = 40;
  * (`alignMinLabel`) reach into the next label, and `hideOverlap` then drops the first date.
  */
 export const TREND_LEFT = 40;
+/**
+ * The gap between the trend's plot and its dates: the value axis's 0 is written level with the plot's
+ * foot, right above the first date: ECharts' default gap of 8 px leaves the two touching.
+ */
+export const TREND_DATE_MARGIN = 14;
 /** The widest a category's name is drawn under the axis before it is cut (the tooltip has it whole). */
 export const CATEGORY_LABEL_WIDTH = 140;
 /** The slant of the category names, in degrees. */
 const CATEGORY_LABEL_ROTATE = 35;
+/** The widest a category's name is drawn beside the bars of a narrow chart (about 15 Latin letters). */
+export const CATEGORY_NARROW_LABEL_WIDTH = 110;
+/** The height of a category's pair of bars, and of its name, in a narrow chart. */
+export const CATEGORY_NARROW_ROW = 28;
+
+/**
+ * The height of a narrow window's category chart: a row per category under the legend, the value axis
+ * below; never lower than the other charts.
+ */
+export const categoryChartHeight = (count: number): number => Math.max(320, 72 + count * CATEGORY_NARROW_ROW);
 
 /** About how wide a name is drawn at 12 px: CJK and other wide characters 12 px, others 7 px. */
 const drawnWidth = (text: string) =>
@@ -77,6 +93,13 @@ export const categoryLeft = (first: string | undefined): number =>
         Math.cos((CATEGORY_LABEL_ROTATE * Math.PI) / 180),
     ),
   );
+/**
+ * The cloud's words are placed from their widths measured on a canvas of no language, and drawn in the
+ * page's, whose generic `sans-serif` is another font in Chinese (Latin letters of a CJK font, wider):
+ * a long keyword placed to fit would run out of the chart. Fonts named first are the same in both.
+ */
+export const WORD_FONTS =
+  '"PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "Source Han Sans SC", sans-serif';
 /** Space between the words of the cloud, in px. */
 export const WORD_GAP = 14;
 /** The font sizes of the cloud's words: larger when there are few, so that they fill the card. */
@@ -109,7 +132,12 @@ export function trendOption(
         return first ? `${first.name}\n${line(seriesName, first.value, figures)}` : '';
       },
     }),
-    xAxis: { type: 'category', data: trend.axis, boundaryGap: false, axisLabel: { hideOverlap: true } },
+    xAxis: {
+      type: 'category',
+      data: trend.axis,
+      boundaryGap: false,
+      axisLabel: { hideOverlap: true, margin: TREND_DATE_MARGIN },
+    },
     yAxis: valueAxis(figures),
     series: [
       { type: 'line', name: seriesName, data: trend.values, smooth: true, areaStyle: { opacity: 0.15 } },
@@ -117,17 +145,41 @@ export function trendOption(
   };
 }
 
+/**
+ * Books and views per category: columns over slanted names; in a narrow window (a phone), bars to the
+ * right of names written level, a row each (`categoryChartHeight`), since a phone's width holds a
+ * dozen slanted names only one over the next.
+ */
 export function categoryOption(
   categories: ScreenData['category'],
   names: { books: string; views: string },
   figures: Figures = ENGLISH,
+  narrow = false,
 ): EChartsCoreOption {
+  const labels = categories.map((c) => c.categoryText);
+  // long names get the room they need beside the axis (containLabel), cut at a width; the tooltip of a
+  // column or a row (the pointer anywhere over it) has the whole name
+  const categoryAxis = narrow
+    ? {
+        type: 'category',
+        data: labels,
+        inverse: true,
+        axisLabel: { interval: 0, width: CATEGORY_NARROW_LABEL_WIDTH, overflow: 'truncate' },
+      }
+    : {
+        type: 'category',
+        data: labels,
+        axisLabel: {
+          rotate: CATEGORY_LABEL_ROTATE,
+          interval: 0,
+          width: CATEGORY_LABEL_WIDTH,
+          overflow: 'truncate',
+        },
+      };
   return {
-    // long names get the room they need under the axis (containLabel), cut at CATEGORY_LABEL_WIDTH; the
-    // tooltip of a column (the pointer anywhere above its name) has the whole name
     grid: {
-      left: categoryLeft(categories[0]?.categoryText),
-      right: 16,
+      left: narrow ? 8 : categoryLeft(categories[0]?.categoryText),
+      right: narrow ? 24 : 16,
       top: 40,
       bottom: 8,
       containLabel: true,
@@ -142,17 +194,8 @@ export function categoryOption(
         );
       },
     }),
-    xAxis: {
-      type: 'category',
-      data: categories.map((c) => c.categoryText),
-      axisLabel: {
-        rotate: CATEGORY_LABEL_ROTATE,
-        interval: 0,
-        width: CATEGORY_LABEL_WIDTH,
-        overflow: 'truncate',
-      },
-    },
-    yAxis: valueAxis(figures),
+    xAxis: narrow ? valueAxis(figures) : categoryAxis,
+    yAxis: narrow ? categoryAxis : valueAxis(figures),
     series: [
       { type: 'bar', name: names.books, data: categories.map((c) => c.num) },
       { type: 'bar', name: names.views, data: categories.map((c) => c.views) },
@@ -207,10 +250,11 @@ export function wordCloudOption(
         type: 'wordCloud',
         left: 'center',
         top: 'center',
+        // the whole card (fitWordCloud makes it whole cells once the card's size is known), words kept
+        // apart (gridSize: the gap between words, in px), some turned upright so more fit; smaller
+        // rather than dropped when they do not fit
         width: '100%',
         height: '100%',
-        // the whole card, words kept apart (gridSize: the gap between words, in px), some turned
-        // upright so more fit; smaller rather than dropped when they do not fit
         shape: 'square',
         keepAspect: false,
         sizeRange: wordSizes(words.length),
@@ -219,12 +263,35 @@ export function wordCloudOption(
         gridSize: WORD_GAP,
         drawOutOfBound: false,
         shrinkToFit: true,
+        textStyle: { fontFamily: WORD_FONTS },
         // the same words in the same places on every draw
         layoutAnimation: false,
         // `value` sizes the word (wordWeights); the tooltip reads the searches themselves
         data: words.map((w, i) => ({ name: w.word, value: weights[i], count: w.count, users: w.user })),
       },
     ],
+  };
+}
+
+/** The length of the map's colour scale, and the room under the map for it (its labels on either end). */
+export const MAP_SCALE_LENGTH = 140;
+export const MAP_BOTTOM = 44;
+
+/**
+ * The word cloud in a box of whole WORD_GAP cells, centred in the chart: the cloud places its words on a
+ * grid of such cells counted up to the box's edge and past it (24 cells for 324 px), so in a box of
+ * another size a word given the last cells runs up to 13 px out of the chart. A few px are left on each
+ * side for a word turned upright at the edge, whose glyphs reach past its box.
+ */
+export function fitWordCloud(
+  option: EChartsCoreOption,
+  size: { width: number; height: number },
+): EChartsCoreOption {
+  const whole = (px: number) => Math.max(WORD_GAP, Math.floor((px - 4) / WORD_GAP) * WORD_GAP);
+  const { series } = option as { series: object[] };
+  return {
+    ...option,
+    series: series.map((s) => ({ ...s, width: whole(size.width), height: whole(size.height) })),
   };
 }
 
@@ -249,16 +316,29 @@ export function mapOption(
         return `${x.name}\n${line(names.users, Number.isFinite(value) ? value : 0, figures)}`;
       },
     }),
+    // the scale lies under the map, the map in the box above it: a scale beside the map lies over its
+    // western provinces in a narrow card
     visualMap: {
       min: 0,
       max,
-      left: 8,
-      bottom: 8,
+      orient: 'horizontal',
+      left: 'center',
+      bottom: 4,
+      itemWidth: 12,
+      itemHeight: MAP_SCALE_LENGTH,
       calculable: true,
       seriesIndex: 0,
       inRange: { color: ['#e0f3ff', '#409eff', '#1d4f91'] },
     },
-    geo: { map: 'china', roam: true, zoom: 1.15, emphasis: { label: { show: false } } },
+    geo: {
+      map: 'china',
+      roam: true,
+      left: 8,
+      right: 8,
+      top: 8,
+      bottom: MAP_BOTTOM,
+      emphasis: { label: { show: false } },
+    },
     series: [
       { type: 'map', name: names.users, geoIndex: 0, data: provinces },
       {
