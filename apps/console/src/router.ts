@@ -37,6 +37,12 @@ export const router = createRouter({
   ],
 });
 
+/** The login page after a session ended (it says so), then back to `from`. */
+export const loginAgain = (from: string): RouteLocationRaw => ({
+  name: 'login',
+  query: { redirect: from, expired: '1' },
+});
+
 /** Where the login page sends the operator afterwards: a path inside the console, never elsewhere. */
 export function afterLogin(redirect: unknown): RouteLocationRaw {
   if (typeof redirect === 'string' && redirect.startsWith('/') && !redirect.startsWith('//')) {
@@ -65,7 +71,7 @@ onSessionChange({
     const here = router.currentRoute.value;
     if (here.name === 'login') return undefined;
     if (holdsWork()) return signInAgain();
-    void router.replace({ name: 'login', query: { redirect: here.fullPath, expired: '1' } });
+    void router.replace(loginAgain(here.fullPath));
     return undefined;
   },
   // a login in another tab: the login asked here is answered, a tab waiting on the login page goes on
