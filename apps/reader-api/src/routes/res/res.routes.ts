@@ -68,12 +68,13 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
   const dispositions = new WeakMap<object, string>();
   app.addHook('preHandler', (req, reply, done) => {
     const path = (req.params as { '*'?: string })['*'] ?? '';
-    const fileName = bookFileNameOf(path);
+    const download = STORED_EPUB.exec(path);
+    const fileName = (download ?? UNZIPPED.exec(path))?.[1];
     if (fileName === undefined) return done();
     bookTitle(ctx, fileName).then((title) => {
       // an upload no operator has created yet (or the files of no book): not the public's to read
       if (title === undefined) return reply.callNotFound();
-      if (STORED_EPUB.test(path)) dispositions.set(reply.raw, downloadDisposition(title, fileName));
+      if (download) dispositions.set(reply.raw, downloadDisposition(title, fileName));
       done();
     }, done);
   });
@@ -138,19 +139,15 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
   });
 };
 
+/**
+ * A stored EPUB (`epub/<fileName>.epub`) and a book's unpacked files (`unzip/<fileName>/...`), by the
+ * book they belong to: those are served only while a book of that name is in the catalogue. An upload
+ * is stored before an operator creates its book (decisions.md §4), and its pages come from whoever
+ * uploaded it. Covers (`img/`) are served for every name: the console shows an upload's cover before it
+ * is created, and a stored cover is a picture by its bytes.
+ */
 const STORED_EPUB = /^epub\/([^/]+)\.epub$/;
 const UNZIPPED = /^unzip\/([^/]+)\//;
-
-/**
- * The book a stored EPUB or unpacked file belongs to (`epub/<fileName>.epub`, `unzip/<fileName>/...`):
- * those are served only while a book of that name is in the catalogue. An upload is stored before an
- * operator creates its book (decisions.md §4), and its pages come from whoever uploaded it. Covers
- * (`img/`) are served for every name: the console shows an upload's cover before it is created, and a
- * stored cover is a picture by its bytes.
- */
-function bookFileNameOf(path: string): string | undefined {
-  return (STORED_EPUB.exec(path) ?? UNZIPPED.exec(path))?.[1];
-}
 
 /** The title of the book stored under this name; undefined for a file no book names. */
 async function bookTitle(ctx: ReaderContext, fileName: string): Promise<string | undefined> {
