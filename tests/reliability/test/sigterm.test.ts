@@ -102,7 +102,8 @@ describe('SIGTERM under load', () => {
     // the last line says the stop was clean, and its drain lasted at least as long as the downloads did
     const closed = lastLogLine(svc.output);
     expect(closed).toMatchObject({ msg: 'closed', signal: 'SIGTERM' });
-    expect(closed.ms).toBeGreaterThanOrEqual(downloaded - signalled - 100);
+    // measured by two processes: the signal's delivery to a loaded child is not counted in its own ms
+    expect(closed.ms).toBeGreaterThanOrEqual(downloaded - signalled - 300);
     // drained promptly: not held open by keep-alive connections until their 72 s timeout
     expect(Date.now() - t1).toBeLessThan(10_000);
     const outcomes: Record<string, number> = {};
