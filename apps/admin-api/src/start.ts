@@ -38,6 +38,18 @@ export async function startAdminServer(config: AppConfig, deps: StartOptions): P
       'first operator created',
     );
   }
+  // ADMIN_USERNAME/ADMIN_PASSWORD make the first operator only: a later change of them changes nothing
+  if (firstOperator.ignored === 'no such operator') {
+    app.log.warn(
+      { username: config.firstOperator?.username },
+      'ADMIN_USERNAME names no operator and is ignored: it only makes the first operator; add one with `pnpm cli operator:create <username>`',
+    );
+  } else if (firstOperator.ignored === 'another password') {
+    app.log.warn(
+      { username: config.firstOperator?.username },
+      "ADMIN_PASSWORD is not this operator's password and is ignored: it only makes the first operator; change the password with `pnpm cli operator:password <username>`",
+    );
+  }
   if (config.jwt.generatedSecret) {
     app.log.warn('JWT_SECRET is not set: a random secret was generated, tokens end with this process');
   }

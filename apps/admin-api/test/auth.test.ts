@@ -347,6 +347,41 @@ describe.each(dialects)('decisions.md §4 operators and passwords on $name', (di
     }
   });
 
+  it('ADMIN_USERNAME/ADMIN_PASSWORD changed after the first operator: reported as ignored, nothing changed', async () => {
+    const h = await dialect.create();
+    const configured = (username: string, password?: string) =>
+      testConfig({
+        NODE_ENV: 'development',
+        ADMIN_USERNAME: username,
+        ...(password === undefined ? {} : { ADMIN_PASSWORD: password }),
+      });
+    try {
+      expect(await ensureFirstOperator(h.db, configured('ops', 'first password'))).toEqual({
+        created: true,
+        username: 'ops',
+      });
+      // the variables as they were: the usual later start, nothing to say
+      expect(await ensureFirstOperator(h.db, configured('ops', 'first password'))).toEqual({
+        created: false,
+      });
+      expect(await ensureFirstOperator(h.db, configured('ops'))).toEqual({ created: false });
+      expect(await ensureFirstOperator(h.db, configured('ops', 'second password'))).toEqual({
+        created: false,
+        ignored: 'another password',
+      });
+      expect(await ensureFirstOperator(h.db, configured('ops2', 'first password'))).toEqual({
+        created: false,
+        ignored: 'no such operator',
+      });
+      expect(await countOperators(h.db)).toBe(1);
+      const app = await buildApp(configured('ops'), { db: h.db, logger: false });
+      expect(await login(app, { username: 'ops', password: 'first password' })).toBeTruthy();
+      await app.close();
+    } finally {
+      await h.destroy();
+    }
+  });
+
   it('production without a configured operator refuses to invent one', async () => {
     const h = await dialect.create();
     try {

@@ -81,4 +81,33 @@ describe('the first operator made from ADMIN_USERNAME and ADMIN_PASSWORD is logg
     expect(lines.some((l) => l.includes('Server listening'))).toBe(true);
     expect(lines.filter((l) => l.includes('first operator'))).toEqual([]);
   });
+
+  const warnings = async (changed: Record<string, string>) =>
+    (await startAndStop({ ...env, ...changed }))
+      .filter((l) => l.includes('first operator'))
+      .map((l) => JSON.parse(l));
+
+  it('a later start with ADMIN_PASSWORD changed warns that it is ignored, naming the command that changes it', async () => {
+    expect(await warnings({ ADMIN_PASSWORD: 'Changed-Pa55-in-the-env' })).toEqual([
+      expect.objectContaining({
+        level: 40,
+        username: 'alice',
+        msg: expect.stringMatching(
+          /^ADMIN_PASSWORD is not this operator's password and is ignored: .* `pnpm cli operator:password <username>`$/,
+        ),
+      }),
+    ]);
+  });
+
+  it('a later start with ADMIN_USERNAME changed warns that it is ignored, naming the command that adds one', async () => {
+    expect(await warnings({ ADMIN_USERNAME: 'bob' })).toEqual([
+      expect.objectContaining({
+        level: 40,
+        username: 'bob',
+        msg: expect.stringMatching(
+          /^ADMIN_USERNAME names no operator and is ignored: .* `pnpm cli operator:create <username>`$/,
+        ),
+      }),
+    ]);
+  });
 });

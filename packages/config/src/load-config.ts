@@ -55,6 +55,11 @@ export function loadConfig(
     faults.push('ADMIN_PASSWORD is required with ADMIN_USERNAME when NODE_ENV=production');
   }
   checked(() => assertHost(raw.HOST));
+  // one process listens on both (pnpm start): the second listen would fail after the first service started
+  if (raw.READER_PORT !== 0 && raw.READER_PORT === raw.ADMIN_PORT)
+    faults.push(
+      `READER_PORT and ADMIN_PORT are both ${raw.READER_PORT}: the two services listen on two ports, set one of them to another`,
+    );
   const isPostgres = /^postgres(ql)?:\/\//.test(raw.DATABASE_URL);
   // anything else is a SQLite file path: `mysql://x/y` or a misspelt scheme became a file `mysql:/x/y`
   if (!isPostgres && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw.DATABASE_URL))

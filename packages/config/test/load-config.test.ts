@@ -102,6 +102,15 @@ describe('decisions.md §1: configuration from validated environment variables',
     );
   });
 
+  it('refuses one port for both services, naming it; port 0 (any free port) may be given to both', () => {
+    expect(() => load({ READER_PORT: '3001' })).toThrow(
+      'invalid configuration: READER_PORT and ADMIN_PORT are both 3001: the two services listen on two ports, set one of them to another',
+    );
+    expect(() => load({ READER_PORT: '4000', ADMIN_PORT: '4000' })).toThrow('are both 4000');
+    const anyPorts = load({ READER_PORT: '0', ADMIN_PORT: '0' });
+    expect([anyPorts.readerPort, anyPorts.adminPort]).toEqual([0, 0]);
+  });
+
   it('CORS_ORIGIN: an origin written with a trailing slash is the origin browsers send', () => {
     // the Origin header has no slash, and the CORS plugin compares strings: as given, none would match
     expect(load({ CORS_ORIGIN: 'http://127.0.0.1:5173/,https://a.example/' }).corsOrigin).toEqual([

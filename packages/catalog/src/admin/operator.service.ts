@@ -79,6 +79,11 @@ export interface FirstOperatorResult {
   username?: string;
   /** set only when the password was generated here: the caller must show it once */
   generatedPassword?: string;
+  /**
+   * operators existed and ADMIN_USERNAME (or ADMIN_PASSWORD) does not describe one of them: the
+   * variables were changed expecting the operator to change, which they never do; the caller warns
+   */
+  ignored?: 'no such operator' | 'another password';
 }
 
 /**
@@ -89,8 +94,11 @@ export async function ensureFirstOperator(
   db: Kysely<Database>,
   config: AppConfig,
 ): Promise<FirstOperatorResult> {
-  if ((await countOperators(db)) > 0) return { created: false };
   const configured = config.firstOperator;
+  if ((await countOperators(db)) > 0) {
+    const ignored = configured && (await ignoredFirstOperator(db, configured));
+    return ignored ? { created: false, ignored } : { created: false };
+  }
   if (configured?.password) {
     if (!(await createdFirst(db, { username: configured.username, password: configured.password })))
       return { created: false };
@@ -105,6 +113,18 @@ export async function ensureFirstOperator(
   const generatedPassword = randomBytes(12).toString('base64url');
   if (!(await createdFirst(db, { username, password: generatedPassword }))) return { created: false };
   return { created: true, username, generatedPassword };
+}
+
+/** How ADMIN_USERNAME/ADMIN_PASSWORD differ from the operators there are, if they do. */
+async function ignoredFirstOperator(
+  db: Kysely<Database>,
+  configured: { username: string; password?: string | undefined },
+): Promise<FirstOperatorResult['ignored']> {
+  const op = await findOperatorByUsername(db, usernameOf(configured.username));
+  if (!op) return 'no such operator';
+  if (configured.password !== undefined && !(await verifyPassword(configured.password, op.password_hash)))
+    return 'another password';
+  return undefined;
 }
 
 /**
