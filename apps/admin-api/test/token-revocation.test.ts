@@ -46,6 +46,24 @@ describe.each(dialects)('tokens after a password reset on $name', (dialect) => {
     expect((await info(fresh)).json()).toMatchObject({ code: 0, data: { username: OPERATOR.username } });
   });
 
+  it("POST /user/logout refuses the token and the operator's other tokens; the password logs in again", async () => {
+    const first = await login(t.app);
+    const second = await login(t.app, OPERATOR, '10.0.0.2');
+    const logout = (token: string) =>
+      t.app.inject({ method: 'POST', url: '/user/logout', headers: { authorization: `Bearer ${token}` } });
+    const out = await logout(first);
+    expect([out.statusCode, out.json()]).toEqual([200, { code: 0, msg: 'success', data: null }]);
+    for (const token of [first, second]) {
+      const res = await info(token);
+      expect([res.statusCode, res.json()]).toEqual([401, { code: -2, msg: 'token revoked' }]);
+    }
+    // the token is refused before the route: a logout again is a 401 like any other call
+    expect((await logout(first)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/user/logout' })).json()).toMatchObject({ code: -2 });
+    const fresh = await login(t.app, OPERATOR, '10.0.0.3');
+    expect((await info(fresh)).json()).toMatchObject({ code: 0, data: { username: OPERATOR.username } });
+  });
+
   it('accepts a token of an older build (no version) until the first reset', async () => {
     const { id } = await t.h.db
       .selectFrom('operators')

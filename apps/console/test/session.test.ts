@@ -29,7 +29,7 @@ describe.skipIf(!HAVE_BROWSER)('the session: a token refused anywhere leads to l
     expect(await page.getByRole('textbox', { name: 'Author' }).inputValue()).toBe('Odd');
   });
 
-  it('a wrong password is refused in words; logging out forgets the token', async () => {
+  it('a wrong password is refused in words; logging out forgets the token and has the service refuse it', async () => {
     const page = s.page;
     await page.goto(`${s.services.consoleUrl}login`);
     await logInWithForm(page, { username: OPERATOR.username, password: 'not the password' });
@@ -38,9 +38,17 @@ describe.skipIf(!HAVE_BROWSER)('the session: a token refused anywhere leads to l
 
     await logInWithForm(page);
     await heading(page, 'Dashboard');
+    const token = await page.evaluate(() => sessionStorage.getItem('readlib.console.token'));
+    const info = () =>
+      fetch(`${s.services.adminUrl}/user/info`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await info()).status).toBe(200);
+    const loggedOut = answered(page, '/user/logout');
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(/\/console\/login$/);
     expect(await page.evaluate(() => sessionStorage.getItem('readlib.console.token'))).toBeNull();
+    expect(await (await loggedOut).json()).toEqual({ code: 0, msg: 'success', data: null });
+    const refused = await info();
+    expect([refused.status, (await refused.json()).code]).toEqual([401, -2]);
     await page.goto(`${s.services.consoleUrl}profile`);
     await page.waitForURL(/\/console\/login\?redirect=\/profile$/);
   });

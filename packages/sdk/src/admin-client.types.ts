@@ -52,7 +52,7 @@ export interface AdminClientOptions {
  * `listBooks`) and rejects with an `ApiError`.
  */
 export interface AdminClient
-  extends Omit<RouteMethods<AdminRoutes, AdminRouteTypes>, 'listBooks' | 'login' | 'uploadBook'> {
+  extends Omit<RouteMethods<AdminRoutes, AdminRouteTypes>, 'listBooks' | 'login' | 'logout' | 'uploadBook'> {
   /**
    * GET /book/list: a page of the catalogue, filtered and sorted (`sort`: a field of
    * `BOOK_LIST_SORT_FIELDS`, `-field` descending, `+field` ascending; default `-id`)
@@ -60,6 +60,12 @@ export interface AdminClient
   listBooks(query?: Loose<BookListQuery>, call?: CallOptions): Promise<BookPage>;
   /** POST /user/login: keeps the token for the calls that follow, and returns it */
   login(username: string, password: string, call?: CallOptions): Promise<LoginData>;
+  /**
+   * POST /user/logout: the service refuses this token and the operator's other tokens from then on
+   * (other browsers' too); the client forgets the token, also when the call fails (a network error:
+   * the token stays valid on the service until it expires)
+   */
+  logout(call?: CallOptions): Promise<void>;
   /** Replaces (or with no argument, forgets) the token sent with later calls. */
   setToken(token?: string): void;
   getToken(): string | undefined;

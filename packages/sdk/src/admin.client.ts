@@ -129,6 +129,13 @@ export function createAdminClient(options: AdminClientOptions): AdminClient | Mi
       token = data.token;
       return data;
     },
+    async logout(opts) {
+      try {
+        await methods.logout(opts);
+      } finally {
+        token = undefined;
+      }
+    },
     setToken: (next) => {
       token = next;
     },

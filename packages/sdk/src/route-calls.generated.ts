@@ -101,6 +101,7 @@ export const adminRouteCalls = {
   login: {"method":"POST","url":"/user/login","input":"body","access":"public","reply":{"data":"LoginData"}},
   getUserInfo: {"method":"GET","url":"/user/info","reply":{"data":"AdminUser"}},
   postUserInfo: {"method":"POST","url":"/user/info","reply":{"data":"AdminUser"}},
+  logout: {"method":"POST","url":"/user/logout","reply":{"ack":true}},
   getDashboard: {"method":"GET","url":"/book/home","reply":{"data":"DashboardTotals"}},
   listBooks: {"method":"GET","url":"/book/list","input":"query","reply":{"page":"AdminBook"}},
   getBook: {"method":"GET","url":"/book/get","input":"query","reply":{"data":"AdminBookDetail"}},
@@ -174,6 +175,7 @@ export interface AdminRouteTypes {
   login: { input: LoginBody; result: LoginData };
   getUserInfo: { result: AdminUser };
   postUserInfo: { result: AdminUser };
+  logout: { result: void };
   getDashboard: { result: DashboardTotals };
   listBooks: { input: BookListQuery };
   getBook: { input: OptionalFileNameQuery; result: AdminBookDetail };

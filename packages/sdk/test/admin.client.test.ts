@@ -29,6 +29,21 @@ describe('admin client against the real admin API', () => {
     expect(categories[0]).toEqual({ label: expect.any(String), value: expect.any(Number), num: 0 });
   });
 
+  it("logout: the service refuses the token from then on and the client forgets it; the operator's other tokens end too", async () => {
+    const other = createAdminClient({ baseUrl: s.adminUrl });
+    const { token } = await other.login(OPERATOR.username, OPERATOR.password);
+    expect(await other.logout()).toBeUndefined();
+    expect(other.getToken()).toBeUndefined();
+    const kept = createAdminClient({ baseUrl: s.adminUrl, token });
+    expect(await refusal(kept.getUserInfo())).toMatchObject({ status: 401, code: -2, kind: 'unauthorized' });
+    expect(await refusal(admin.getUserInfo())).toMatchObject({ status: 401, code: -2 });
+    // a logout that fails still forgets the token
+    expect(await refusal(kept.logout())).toMatchObject({ status: 401, code: -2 });
+    expect(kept.getToken()).toBeUndefined();
+    await admin.login(OPERATOR.username, OPERATOR.password);
+    expect(await admin.getUserInfo()).toMatchObject({ username: OPERATOR.username });
+  });
+
   it('upload (Uint8Array and Blob), create, get, list, update, delete', async () => {
     const first = await admin.uploadBook(makeEpub({ title: 'Upload One', creators: ['A. Author'] }));
     expect(first).toMatchObject({ title: 'Upload One', author: 'A. Author', contents: expect.any(Array) });

@@ -75,8 +75,17 @@ export async function logIn(username: string, password: string): Promise<string>
   return token;
 }
 
-/** Forgets the token here and in every console tab of this browser. */
-export function logOut(): void {
+/**
+ * Forgets the token here and in every console tab of this browser, then has the service refuse it (and
+ * the operator's other tokens) from then on: a copy of it taken from this browser no longer works. The
+ * call goes out with a client of its own, so a refusal of it (a session already ended) asks for no login.
+ */
+export async function logOut(): Promise<void> {
+  const token = api.getToken();
   keep(undefined);
   tabs.tell(undefined);
+  if (token === undefined) return;
+  await createAdminClient({ baseUrl: window.location.origin, token })
+    .logout()
+    .catch(() => {});
 }

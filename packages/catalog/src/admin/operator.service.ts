@@ -9,6 +9,7 @@ import {
   createOperator as insertOperator,
   type Operator,
   resetOperatorPassword,
+  revokeOperatorTokens,
 } from '@readlib/data';
 import type { Kysely } from 'kysely';
 import { toAdminUser } from './admin.mapper.js';
@@ -72,6 +73,15 @@ export async function changeOperatorPassword(db: Kysely<Database>, username: str
   if (!(await resetOperatorPassword(db, usernameOf(username), await hashPassword(password)))) {
     throw new AppError('not_found', `no operator ${username}`);
   }
+}
+
+/**
+ * POST /user/logout: every token of the operator is refused from then on, in every process (the token
+ * version moves, as a password change moves it). The token presented was valid a moment ago; a version
+ * moved meanwhile (a logout in another tab) has refused it already, which is what was asked.
+ */
+export async function logOperatorOut(db: Kysely<Database>, id: number, version: number): Promise<void> {
+  await revokeOperatorTokens(db, id, version);
 }
 
 export interface FirstOperatorResult {

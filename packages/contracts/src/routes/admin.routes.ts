@@ -30,6 +30,15 @@ export const adminRoutes = {
     // a POST may carry a body: too large, or of a type no parser takes
     errors: [413, 415],
   },
+  logout: {
+    method: 'POST',
+    url: '/user/logout',
+    summary:
+      "End the sessions of the operator holding the token: every token issued to that operator so far (other browsers' too) is refused from then on",
+    tags: ['user'],
+    reply: { ack: true },
+    errors: [413, 415],
+  },
   getDashboard: {
     method: 'GET',
     url: '/book/home',

@@ -46,6 +46,24 @@ export async function resetOperatorPassword(
   return Number(res.numUpdatedRows) > 0;
 }
 
+/**
+ * Moves the operator's token version from `version`, refusing every token issued before (a logout).
+ * False when the operator is gone or the version had already moved (another logout, a password reset).
+ */
+export async function revokeOperatorTokens(
+  db: Kysely<Database>,
+  id: number,
+  version: number,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('operators')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', id)
+    .where('token_version', '=', version)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
 /** The current token version of an operator, undefined when the operator no longer exists. */
 export async function operatorTokenVersion(db: Kysely<Database>, id: number): Promise<number | undefined> {
   const [row] = await tokenVersionOf(db, id);

@@ -36,6 +36,8 @@ Object.assign(globalThis, {
 const results = {};
 for (const name of names) {
   try {
+    // each example finds the page's admin signed in: an example before it may have logged out
+    await admin.getUserInfo().catch(() => admin.login(username, password));
     await import(`./out-examples/${name}.js`);
     results[name] = 'ok';
   } catch (err) {

@@ -1,7 +1,7 @@
-import { authenticateOperator, dummyHash, operatorProfile } from '@readlib/catalog';
+import { authenticateOperator, dummyHash, logOperatorOut, operatorProfile } from '@readlib/catalog';
 import type { FastifyPluginAsync } from 'fastify';
 import { requireOperator } from '../../plugins/auth.plugin.js';
-import { ok, serve } from '../serve.js';
+import { ack, ok, serve } from '../serve.js';
 
 /** Operator routes: login is public, the rest sit behind the token in their own scope. */
 export const userRoutes: FastifyPluginAsync = async (app) => {
@@ -20,5 +20,9 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
       ok(await operatorProfile(app.ctx.db, Number(req.user.sub)));
     serve(authed, 'getUserInfo', info);
     serve(authed, 'postUserInfo', info);
+    serve(authed, 'logout', async (req) => {
+      await logOperatorOut(app.ctx.db, Number(req.user.sub), req.user.ver ?? 0);
+      return ack();
+    });
   });
 };
