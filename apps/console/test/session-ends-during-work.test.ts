@@ -1,3 +1,4 @@
+import { createOperator } from '@readlib/catalog';
 import { makeEpub } from '@readlib/epub/testing';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +36,16 @@ function statuses(page: Page, path: string): number[] {
 }
 
 const dialog = (page: Page) => page.locator('[data-test=session-dialog]');
+
+/** Opens the dashboard in another tab of the page's browser and logs out there; returns that tab. */
+async function logOutInAnotherTab(page: Page, services: Services, messages: typeof en): Promise<Page> {
+  const other = await page.context().newPage();
+  await other.goto(`${services.consoleUrl}dashboard`);
+  await heading(other, messages.dashboard.title);
+  await other.getByRole('button', { name: messages.app.logout }).click();
+  await other.waitForURL(/\/console\/login$/);
+  return other;
+}
 
 /** Logs in through the dialog asked over the page. */
 async function logInInPlace(page: Page): Promise<void> {
@@ -122,11 +133,7 @@ describe.skipIf(!HAVE_BROWSER)('a logout in another tab while the page holds wor
     await upload(page, 'Parsed Before a Logout');
     await page.getByRole('heading', { name: zhCN.upload.parsed }).waitFor();
 
-    const other = await page.context().newPage();
-    await other.goto(`${s.services.consoleUrl}dashboard`);
-    await heading(other, zhCN.dashboard.title);
-    await other.getByRole('button', { name: zhCN.app.logout }).click();
-    await other.waitForURL(/\/console\/login$/);
+    const other = await logOutInAnotherTab(page, s.services, zhCN);
 
     await dialog(page).getByText(zhCN.session.body).waitFor();
     expect(page.url()).toMatch(/\/console\/books\/upload$/);
@@ -139,6 +146,31 @@ describe.skipIf(!HAVE_BROWSER)('a logout in another tab while the page holds wor
     await page.locator('[data-test=create-book]').click();
     expect((await created).status()).toBe(200);
     await heading(page, zhCN.books.title);
+  });
+
+  it("another operator's login over the page: the header names that operator", async () => {
+    await createOperator(s.services.h.db, {
+      username: 'second',
+      password: 'second shift password',
+      nickname: 'Second Shift',
+    });
+    const page = s.page;
+    const name = page.locator('[data-test=operator-name]');
+    await s.openLoggedIn('books/upload');
+    await heading(page, en.upload.title);
+    await name.getByText(OPERATOR.username).waitFor();
+    await upload(page, 'Parsed Before Another Operator');
+    await page.getByRole('heading', { name: en.upload.parsed }).waitFor();
+
+    await (await logOutInAnotherTab(page, s.services, en)).close();
+
+    await dialog(page).getByText(en.session.body).waitFor();
+    await page.locator('#session-username').fill('second');
+    await page.locator('#session-password').fill('second shift password');
+    await dialog(page).getByRole('button', { name: 'Log in' }).click();
+    await dialog(page).waitFor({ state: 'hidden' });
+    await name.getByText('Second Shift').waitFor();
+    expect(await page.getByRole('heading', { name: en.upload.parsed }).count()).toBe(1);
   });
 
   it('"Go to the login page instead" leaves the upload for the login page, which leads back to an empty upload page', async () => {

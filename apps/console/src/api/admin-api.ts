@@ -1,4 +1,5 @@
 import { type ApiError, createAdminClient } from '@readlib/sdk';
+import { readonly, shallowRef } from 'vue';
 import { storedToken, storeToken } from '../session/session';
 import { openTabChannel } from '../session/tab-channel';
 
@@ -42,10 +43,15 @@ const tabs = openTabChannel({
   },
 });
 
+const current = shallowRef(api.getToken());
+/** The token this tab sends, as Vue sees it: what shows the signed-in operator follows it. */
+export const sessionToken = readonly(current);
+
 /** The token this tab sends, keeps for its reloads and answers new tabs with (none: signed out). */
 function keep(token: string | undefined): void {
   storeToken(token);
   api.setToken(token);
+  current.value = token;
   tabs.mark(token !== undefined);
 }
 
