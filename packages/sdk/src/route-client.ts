@@ -38,9 +38,13 @@ type InputMethod<I, R> = object extends I
  */
 export type Loose<T> = { [K in keyof T]: object extends Pick<T, K> ? T[K] | undefined : T[K] };
 
-/** One method per route of a table, named by its operationId. */
+/**
+ * One method per route of a table, named by its operationId. Mapped over the generated names (`N`),
+ * whose members carry each route's method, path and summary as doc comments: an editor's hover on a
+ * method shows them.
+ */
 export type RouteMethods<T extends Record<string, RouteSpec>, N extends { [K in keyof T]: NamedTypes }> = {
-  [K in keyof T]: RouteMethod<T[K], N[K]>;
+  [K in keyof N]: RouteMethod<T[K & keyof T], N[K]>;
 };
 
 /**

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { adminRoutes, readerRoutes } from '@readlib/contracts/routes';
 import { build } from 'esbuild';
+import type * as TypeScript from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR, type Services, startServices } from './helpers.js';
 
@@ -276,6 +278,56 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
     expect(emitted).toMatch(/readerAt: \(baseUrl: string\) => ReaderClient;/);
     expect(emitted).not.toMatch(/\$\d|\bid: number;/);
   }, 180_000);
+
+  it("an editor's hover on a method shows its route and summary, read from the packed declarations", async () => {
+    const ts = createRequire(import.meta.url)('typescript') as typeof TypeScript;
+    const file = join(project, 'hover.ts');
+    const text = [
+      "import { createAdminClient, createReaderClient } from '@readlib/sdk';",
+      "const reader = createReaderClient({ baseUrl: 'https://reader.example.com' });",
+      "const admin = createAdminClient({ baseUrl: 'https://admin.example.com' });",
+      'export const calls = [reader.getHome, reader.getBookDetail, admin.getDashboard, admin.deleteBook];',
+    ].join('\n');
+    await writeFile(file, text);
+    const service = ts.createLanguageService(
+      {
+        getScriptFileNames: () => [file],
+        getScriptVersion: () => '1',
+        getScriptSnapshot: (name) => {
+          const content = ts.sys.readFile(name);
+          return content === undefined ? undefined : ts.ScriptSnapshot.fromString(content);
+        },
+        getCurrentDirectory: () => project,
+        getCompilationSettings: () => ({
+          module: ts.ModuleKind.NodeNext,
+          moduleResolution: ts.ModuleResolutionKind.NodeNext,
+          target: ts.ScriptTarget.ES2022,
+          strict: true,
+        }),
+        getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
+        fileExists: ts.sys.fileExists,
+        readFile: ts.sys.readFile,
+        readDirectory: ts.sys.readDirectory,
+        directoryExists: ts.sys.directoryExists,
+        getDirectories: ts.sys.getDirectories,
+      },
+      ts.createDocumentRegistry(),
+    );
+    const hover = (member: string) => {
+      const info = service.getQuickInfoAtPosition(file, text.indexOf(`.${member}`) + 1);
+      return {
+        shown: ts.displayPartsToString(info?.displayParts),
+        doc: ts.displayPartsToString(info?.documentation),
+      };
+    };
+    expect(hover('getHome')).toEqual({
+      shown: expect.stringContaining('Promise<HomeData>'),
+      doc: `GET /book/home/v2: ${readerRoutes.getHome.summary}`,
+    });
+    expect(hover('getBookDetail').doc).toBe(`GET /book/detail: ${readerRoutes.getBookDetail.summary}`);
+    expect(hover('getDashboard').doc).toBe(`GET /book/home: ${adminRoutes.getDashboard.summary}`);
+    expect(hover('deleteBook').doc).toBe(`GET /book/delete: ${adminRoutes.deleteBook.summary}`);
+  });
 
   it('works from CommonJS: require() of every entry, and a node16 CommonJS TypeScript module', async () => {
     const tsc = tscIn(project);

@@ -47,11 +47,15 @@ function namedTypes(spec: RouteTable[string]): { input?: string; result?: string
   return { ...(input ? { input } : {}), ...(result ? { result } : {}) };
 }
 
-/** One member per route, named as the client's method. */
+/** What an editor shows for a route's method: `GET /book/home/v2: Home page: …`. */
+export const methodDoc = (spec: RouteTable[string]): string =>
+  `${spec.method} ${spec.url}: ${spec.summary}`.replaceAll('*/', '*\\/');
+
+/** One member per route, named as the client's method, with the route as its doc comment. */
 function namedTypesInterface(name: string, table: RouteTable): string {
   const lines = Object.entries(table).map(([id, spec]) => {
     const members = Object.entries(namedTypes(spec)).map(([key, type]) => `${key}: ${type}`);
-    return `  ${id}: { ${members.join('; ')} };`;
+    return `  /** ${methodDoc(spec)} */\n  ${id}: { ${members.join('; ')} };`;
   });
   return `export interface ${name} {\n${lines.join('\n')}\n}\n`;
 }
