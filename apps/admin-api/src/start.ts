@@ -18,6 +18,14 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
+/** The warning of a start whose ADMIN_USERNAME/ADMIN_PASSWORD describe none of the operators there are. */
+const IGNORED_VARIABLE: Record<NonNullable<FirstOperatorResult['ignored']>, string> = {
+  'no such operator':
+    'ADMIN_USERNAME names no operator and is ignored: it only makes the first operator; add one with `pnpm cli operator:create <username>`',
+  'another password':
+    "ADMIN_PASSWORD is not this operator's password and is ignored: it only makes the first operator; change the password with `pnpm cli operator:password <username>`",
+};
+
 /**
  * Ensures an operator exists, listens on config.host:config.adminPort and cleans uploads periodically.
  * A HOST or port it cannot listen on is refused first, before the operator and the cleanup's walk of
@@ -39,16 +47,8 @@ export async function startAdminServer(config: AppConfig, deps: StartOptions): P
     );
   }
   // ADMIN_USERNAME/ADMIN_PASSWORD make the first operator only: a later change of them changes nothing
-  if (firstOperator.ignored === 'no such operator') {
-    app.log.warn(
-      { username: config.firstOperator?.username },
-      'ADMIN_USERNAME names no operator and is ignored: it only makes the first operator; add one with `pnpm cli operator:create <username>`',
-    );
-  } else if (firstOperator.ignored === 'another password') {
-    app.log.warn(
-      { username: config.firstOperator?.username },
-      "ADMIN_PASSWORD is not this operator's password and is ignored: it only makes the first operator; change the password with `pnpm cli operator:password <username>`",
-    );
+  if (firstOperator.ignored) {
+    app.log.warn({ username: config.firstOperator?.username }, IGNORED_VARIABLE[firstOperator.ignored]);
   }
   if (config.jwt.generatedSecret) {
     app.log.warn('JWT_SECRET is not set: a random secret was generated, tokens end with this process');

@@ -87,27 +87,25 @@ describe('the first operator made from ADMIN_USERNAME and ADMIN_PASSWORD is logg
       .filter((l) => l.includes('first operator'))
       .map((l) => JSON.parse(l));
 
-  it('a later start with ADMIN_PASSWORD changed warns that it is ignored, naming the command that changes it', async () => {
-    expect(await warnings({ ADMIN_PASSWORD: 'Changed-Pa55-in-the-env' })).toEqual([
-      expect.objectContaining({
-        level: 40,
-        username: 'alice',
-        msg: expect.stringMatching(
-          /^ADMIN_PASSWORD is not this operator's password and is ignored: .* `pnpm cli operator:password <username>`$/,
-        ),
-      }),
-    ]);
-  });
-
-  it('a later start with ADMIN_USERNAME changed warns that it is ignored, naming the command that adds one', async () => {
-    expect(await warnings({ ADMIN_USERNAME: 'bob' })).toEqual([
-      expect.objectContaining({
-        level: 40,
-        username: 'bob',
-        msg: expect.stringMatching(
-          /^ADMIN_USERNAME names no operator and is ignored: .* `pnpm cli operator:create <username>`$/,
-        ),
-      }),
-    ]);
-  });
+  it.each([
+    {
+      variable: 'ADMIN_PASSWORD',
+      value: 'Changed-Pa55-in-the-env',
+      username: 'alice',
+      msg: /^ADMIN_PASSWORD is not this operator's password and is ignored: .* `pnpm cli operator:password <username>`$/,
+    },
+    {
+      variable: 'ADMIN_USERNAME',
+      value: 'bob',
+      username: 'bob',
+      msg: /^ADMIN_USERNAME names no operator and is ignored: .* `pnpm cli operator:create <username>`$/,
+    },
+  ])(
+    'a later start with $variable changed warns that it is ignored, naming the command to use',
+    async ({ variable, value, username, msg }) => {
+      expect(await warnings({ [variable]: value })).toEqual([
+        expect.objectContaining({ level: 40, username, msg: expect.stringMatching(msg) }),
+      ]);
+    },
+  );
 });

@@ -48,7 +48,7 @@ function namedTypes(spec: RouteTable[string]): { input?: string; result?: string
 }
 
 /** What an editor shows for a route's method: `GET /book/home/v2: Home page: …`. */
-export const methodDoc = (spec: RouteTable[string]): string =>
+const methodDoc = (spec: RouteTable[string]): string =>
   `${spec.method} ${spec.url}: ${spec.summary}`.replaceAll('*/', '*\\/');
 
 /** One member per route, named as the client's method, with the route as its doc comment. */
