@@ -29,7 +29,10 @@ async function startAndStop(env: Record<string, string>): Promise<string[]> {
   return out.split('\n').filter(Boolean);
 }
 
-describe('the first operator made from ADMIN_USERNAME and ADMIN_PASSWORD is logged once, without its password', () => {
+// each test starts the service from its sources, which a loaded machine compiles slowly
+describe('the first operator made from ADMIN_USERNAME and ADMIN_PASSWORD is logged once, without its password', {
+  timeout: 90_000,
+}, () => {
   let dir: string;
   let env: Record<string, string>;
   beforeAll(async () => {

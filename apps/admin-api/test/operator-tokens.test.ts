@@ -16,7 +16,7 @@ const dialects = await testDialects();
 const postgres = dialects.find((d) => d.name === 'postgres');
 
 /** as long as a notification may take to arrive here */
-const HEARD = { timeout: 5000, interval: 10 };
+const HEARD = { timeout: 15_000, interval: 10 };
 
 // Every administration request checks that its token's operator still has the token version it was
 // issued with (a password reset refuses the tokens before it). On PostgreSQL, a service listening for

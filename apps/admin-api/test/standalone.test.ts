@@ -49,7 +49,7 @@ describe('the standalone admin server without a database', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 90_000);
 });
 
 describe.each(dialects)(

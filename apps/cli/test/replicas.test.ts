@@ -157,7 +157,7 @@ describe.skipIf(skip !== undefined)(
       }
       // at once: each replica's next request sees the catalogue version moved, and the list is kept under it
       for (const base of [b, a]) {
-        await expect.poll(() => categoryNames(base), { timeout: 1500, interval: 50 }).toContain(category);
+        await expect.poll(() => categoryNames(base), { timeout: 10_000, interval: 50 }).toContain(category);
       }
 
       const updated = await auth(`${adminUrl}/book/update`, {
@@ -167,13 +167,13 @@ describe.skipIf(skip !== undefined)(
       });
       expect(updated.body).toMatchObject({ code: 0 });
       await expect
-        .poll(() => categoryNames(b), { timeout: 1500, interval: 50 })
+        .poll(() => categoryNames(b), { timeout: 10_000, interval: 50 })
         .toContain(`${category} renamed`);
 
       expect((await auth(`${adminUrl}/book/delete?fileName=${fileName}`)).body).toMatchObject({ code: 0 });
       for (const base of [b, a]) {
         await expect
-          .poll(() => categoryNames(base), { timeout: 1500, interval: 50 })
+          .poll(() => categoryNames(base), { timeout: 10_000, interval: 50 })
           .not.toContain(`${category} renamed`);
         const gone = await call(`${base}/book/search?keyword=${encodeURIComponent(tag)}`);
         expect(gone.body.data.book).toEqual([]);

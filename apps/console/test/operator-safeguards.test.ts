@@ -78,7 +78,7 @@ describe.skipIf(!HAVE_BROWSER)('what keeps an operator from a mistake, and what 
     const alert = page.getByRole('alert');
     await alert.getByText(en.errors.rate_limitedRetry.replace('{seconds}', '3')).waitFor();
     await alert.getByText(en.errors.rate_limitedRetry.replace('{seconds}', '1')).waitFor();
-    await alert.getByText(en.errors.rate_limitedOver).waitFor({ timeout: 5_000 });
+    await alert.getByText(en.errors.rate_limitedOver).waitFor({ timeout: 15_000 });
   });
 
   it('the browser tab is titled in the chosen language, and follows a change of it', async () => {

@@ -22,14 +22,15 @@ async function seed(s: Services): Promise<void> {
 
 /** What the browser does when the operator reloads or closes the tab: whether it asked first. */
 async function unloadAsks(page: Page): Promise<boolean> {
-  const asked = page.waitForEvent('dialog', { timeout: 3_000 }).then(
-    async (dialog) => {
+  // the page either asks (a dialog) or closes without asking: whichever comes first, however slow
+  const asked = Promise.race([
+    page.waitForEvent('dialog', { timeout: 0 }).then(async (dialog) => {
       expect(dialog.type()).toBe('beforeunload');
       await dialog.dismiss();
       return true;
-    },
-    () => false,
-  );
+    }),
+    page.waitForEvent('close', { timeout: 0 }).then(() => false),
+  ]);
   void page.close({ runBeforeUnload: true });
   const result = await asked;
   if (result) expect(page.isClosed()).toBe(false);

@@ -59,7 +59,7 @@ describe.skipIf(!HAVE_BROWSER)('a duplicate upload in a large catalogue', () => 
     await heading(page, 'Upload an EPUB');
     await upload(page, SAME);
     const warning = page.locator('[data-test=duplicate-warning]');
-    await warning.waitFor({ timeout: 10_000 });
+    await warning.waitFor();
     expect(await warning.textContent()).toContain(en.upload.duplicate);
     expect(await warning.getByRole('link').getAttribute('href')).toBe(`/console/books/${SAME.fileName}/edit`);
     expect(sent.same.map((q) => Object.fromEntries(q))).toEqual([

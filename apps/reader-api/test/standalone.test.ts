@@ -35,6 +35,32 @@ function server(env: Record<string, string>): {
   return { child, out: () => out, exit };
 }
 
+/**
+ * The address the server says it listens at. It fails with everything the server printed when the
+ * server exits first or says nothing within `ms` (a loaded machine compiles the sources slowly).
+ */
+function listeningAt(s: ReturnType<typeof server>, ms = 90_000): Promise<string> {
+  const found = () => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(s.out())?.[1];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`no "Server listening" within ${ms} ms:\n${s.out()}`)), ms);
+    const done = (error: Error | null, url?: string) => {
+      clearTimeout(timer);
+      s.child.stdout?.off('data', check);
+      s.child.stderr?.off('data', check);
+      if (error) reject(error);
+      else resolve(url!);
+    };
+    const check = () => {
+      const url = found();
+      if (url) done(null, url);
+    };
+    s.child.stdout?.on('data', check);
+    s.child.stderr?.on('data', check);
+    void s.exit.then((code) => done(new Error(`the server exited (${code}) before listening:\n${s.out()}`)));
+    check();
+  });
+}
+
 describe.each(dialects)(
   'the standalone reader server and the schema on $name (issue: scale-out §2)',
   (dialect) => {
@@ -49,13 +75,7 @@ describe.each(dialects)(
       };
       try {
         const ok = server(env);
-        let url = '';
-        await expect
-          .poll(() => (url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(ok.out())?.[1] ?? ''), {
-            timeout: 20_000,
-            interval: 100,
-          })
-          .not.toBe('');
+        const url = await listeningAt(ok);
         expect(((await (await fetch(`${url}/readyz`)).json()) as { status: string }).status).toBe('ok');
         // the memos are built before the port opens, and the log says what was built
         const warmed = ok.out().indexOf('"msg":"warmed up"');
@@ -84,7 +104,7 @@ describe.each(dialects)(
         await h.destroy();
         rmSync(storage, { recursive: true, force: true });
       }
-    }, 60_000);
+    }, 240_000);
   },
 );
 
@@ -106,7 +126,7 @@ describe('the standalone reader server without a database', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 90_000);
 });
 
 // A PostgreSQL that cannot be reached is reported with its cause, never as "database schema is
@@ -131,7 +151,7 @@ describe('the standalone reader server with a database it cannot reach', () => {
         `^reader-api: cannot start: cannot reach the database at ${at}: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\n$`,
       ),
     );
-  }, 30_000);
+  }, 90_000);
 
   it.runIf(dialects.some((d) => d.name === 'postgres'))(
     'names a database that does not exist',
@@ -142,6 +162,6 @@ describe('the standalone reader server with a database it cannot reach', () => {
         `reader-api: cannot start: cannot reach the database at ${url}: database "fix_deploy_absent" does not exist\n`,
       );
     },
-    30_000,
+    90_000,
   );
 });

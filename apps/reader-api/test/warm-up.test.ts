@@ -66,9 +66,9 @@ describe.each(dialects)('the start-up warm-up on $name', (dialect) => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as { port: number };
-    // a warm-up of 10 s (a shared store that stopped answering): a refusal after it would take that long
+    // a warm-up of 20 s (a shared store that stopped answering): a refusal after it would take that long
     const stuck: SharedStore = { get: () => new Promise(() => {}), set: async () => {} };
-    const deps = { db: t.h.db, logger: false as const, store: stuck, warmUpMaxMs: 10_000 };
+    const deps = { db: t.h.db, logger: false as const, store: stuck, warmUpMaxMs: 20_000 };
     const refusal = async (env: Record<string, string>) => {
       const started = performance.now();
       const message = await startReaderServer(testConfig({ STORAGE_DIR: t!.storage, ...env }), deps).then(
@@ -85,13 +85,13 @@ describe.each(dialects)('the start-up warm-up on $name', (dialect) => {
       expect(busy.message).toMatch(
         new RegExp(`^listen EADDRINUSE: .*: another process listens on port ${port}: .* READER_PORT$`),
       );
-      expect(busy.ms).toBeLessThan(2_000);
+      expect(busy.ms).toBeLessThan(10_000);
       // TEST-NET-1 (RFC 5737): an address no machine of a test run holds
       const foreign = await refusal({ HOST: '192.0.2.1', READER_PORT: '0' });
       expect(foreign.message).toMatch(
         /^listen EADDRNOTAVAIL: .*: HOST 192\.0\.2\.1 is not an address of this machine/,
       );
-      expect(foreign.ms).toBeLessThan(2_000);
+      expect(foreign.ms).toBeLessThan(10_000);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
@@ -111,7 +111,7 @@ describe.each(dialects)('the start-up warm-up on $name', (dialect) => {
     apps.push(app);
     const started = performance.now();
     await app.ready();
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(15_000);
     expect(app.warmUp).toBeUndefined();
     expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
   });

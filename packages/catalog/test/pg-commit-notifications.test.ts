@@ -19,7 +19,7 @@ const postgres = (await testDialects()).find((d) => d.name === 'postgres');
 const shelfOfO1 = async (ctx: ReturnType<typeof readerContext>) => (await planShelf(ctx, 'o1')).entries();
 
 /** as long as a notification may take to arrive here */
-const HEARD = { timeout: 5000, interval: 10 };
+const HEARD = { timeout: 15_000, interval: 10 };
 
 describe.skipIf(!postgres)('a reader on PostgreSQL listening for commits', () => {
   let other: DbHandle & { config: DbConfig };

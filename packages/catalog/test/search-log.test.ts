@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logReaderSearch, SEARCH_LOGS_PENDING_MAX, search } from '../src/reader/search.service.js';
 import { readerContext } from './context.js';
 
+/** as long as work left to the event loop may take on a loaded machine (the wait ends when it is done) */
+const SETTLED = { timeout: 10_000 };
+
 const dialects = await testDialects();
 
 /** Writes that hold every write until opened, then run them (and any later one) on `db`. */
@@ -62,7 +65,7 @@ describe.each(dialects)("a search's log line on $name", (dialect) => {
     expect(answer.book.map((b) => b.title)).toEqual(['Zanzibar Tales']);
     expect(await lines()).toEqual([]);
     writes.open();
-    await vi.waitFor(async () => expect(await lines()).toEqual([['zanzibar', 'reader-1']]));
+    await vi.waitFor(async () => expect(await lines()).toEqual([['zanzibar', 'reader-1']]), SETTLED);
   });
 
   it(`makes the next search wait for its own line while ${SEARCH_LOGS_PENDING_MAX} lines wait`, async () => {
@@ -76,12 +79,12 @@ describe.each(dialects)("a search's log line on $name", (dialect) => {
     expect(await settledSoon(next)).toBe(false);
     writes.open();
     await next;
-    await vi.waitFor(async () => expect(await lines()).toHaveLength(SEARCH_LOGS_PENDING_MAX + 1));
+    await vi.waitFor(async () => expect(await lines()).toHaveLength(SEARCH_LOGS_PENDING_MAX + 1), SETTLED);
     // every line committed: the count is back to none waiting, and a search answers before its line again
     writes.hold();
     expect(await settledSoon(logReaderSearch(ctx, 'again', null))).toBe(true);
     writes.open();
-    await vi.waitFor(async () => expect(await lines()).toHaveLength(SEARCH_LOGS_PENDING_MAX + 2));
+    await vi.waitFor(async () => expect(await lines()).toHaveLength(SEARCH_LOGS_PENDING_MAX + 2), SETTLED);
   });
 
   it(`fails with its own line while ${SEARCH_LOGS_PENDING_MAX} lines wait; the lines before it are reported`, async () => {
@@ -99,7 +102,7 @@ describe.each(dialects)("a search's log line on $name", (dialect) => {
     const next = logReaderSearch(ctx, 'one too many', null);
     refuse();
     await expect(next).rejects.toThrow('disk full');
-    await vi.waitFor(() => expect(reported).toHaveLength(SEARCH_LOGS_PENDING_MAX));
+    await vi.waitFor(() => expect(reported).toHaveLength(SEARCH_LOGS_PENDING_MAX), SETTLED);
     expect(new Set(reported)).toEqual(new Set(['search not logged: disk full']));
   });
 
@@ -111,6 +114,6 @@ describe.each(dialects)("a search's log line on $name", (dialect) => {
     });
     const answer = await search(ctx, { keyword: 'zanzibar' });
     expect(answer.book.map((b) => b.title)).toEqual(['Zanzibar Tales']);
-    await vi.waitFor(() => expect(reported).toEqual([['disk full', 'search not logged']]));
+    await vi.waitFor(() => expect(reported).toEqual([['disk full', 'search not logged']]), SETTLED);
   });
 });

@@ -30,7 +30,7 @@ import { sampleBook, TcpRelay, testDialects } from '../src/testing/index.js';
 const postgres = (await testDialects()).find((d) => d.name === 'postgres');
 
 /** as long as a notification may take to arrive here */
-const HEARD = { timeout: 5000, interval: 10 };
+const HEARD = { timeout: 15_000, interval: 10 };
 
 describe.skipIf(!postgres)('commit notifications on PostgreSQL', () => {
   let other: DbHandle & { config: DbConfig };

@@ -107,7 +107,7 @@ describe.skipIf(!redisUrl)('with REDIS_URL (issue: scale-out §1, §3)', () => {
       expect(app.sharedStore?.constructor.name).toBe('RedisStore');
 
       await relay.down();
-      await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 5000 }).toBe(503);
+      await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 15_000 }).toBe(503);
       expect((await app.inject('/readyz')).json()).toEqual({
         status: 'unavailable',
         database: true,

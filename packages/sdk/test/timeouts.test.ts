@@ -10,6 +10,9 @@ import {
 import { standIn } from './platform-stand-ins.js';
 import { refusal } from './refusal.js';
 
+/** as long as work left to the event loop may take on a loaded machine (the wait ends when it is done) */
+const SETTLED = { timeout: 10_000 };
+
 /** A loopback server that accepts every request and never answers; records the requests it got. */
 async function silentServer() {
   const requests: IncomingMessage[] = [];
@@ -68,7 +71,7 @@ describe('timeouts: a server that accepts and never answers', () => {
     expect(err.message).toBe('no answer after 500 ms (no response, timeout)');
     expect(srv.requests).toHaveLength(1);
     // the signal reached the global fetch: it dropped the connection
-    await vi.waitFor(() => expect(srv.requests[0]!.socket.destroyed).toBe(true));
+    await vi.waitFor(() => expect(srv.requests[0]!.socket.destroyed).toBe(true), SETTLED);
   });
 
   it('admin client: the same, for calls behind the token and the health endpoints', async () => {
@@ -105,12 +108,12 @@ describe('timeouts: a server that accepts and never answers', () => {
     const controller = new AbortController();
     const reason = new Error('user left the page');
     const pending = reader.getHotSearch({ signal: controller.signal });
-    await vi.waitFor(() => expect(srv.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(srv.requests).toHaveLength(1), SETTLED);
     controller.abort(reason);
     const err = await refusal(pending);
     expect([err.status, err.code, err.kind]).toEqual([0, -1, 'aborted']);
     expect(err.cause).toBe(reason);
-    await vi.waitFor(() => expect(srv.requests[0]!.socket.destroyed).toBe(true));
+    await vi.waitFor(() => expect(srv.requests[0]!.socket.destroyed).toBe(true), SETTLED);
   });
 
   it('a signal aborted before the call rejects at once and sends nothing', async () => {
