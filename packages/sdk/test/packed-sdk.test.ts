@@ -417,6 +417,37 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
     expect(JSON.parse(stdout)).toEqual(Object.fromEntries(runnable.map((name) => [name, 'ok'])));
   }, 180_000);
 
+  it("maps its ESM code to the SDK's TypeScript: a refusal's stack names src/*.ts lines under --enable-source-maps", async () => {
+    // the maps carry their sources, so a stack or a debugger needs nothing beyond the tarball
+    for (const name of ['index', 'wechat', 'alipay']) {
+      expect(packedFiles).toContain(`package/dist/${name}.js.map`);
+      const map = JSON.parse(await readFile(join(unpacked, `package/dist/${name}.js.map`), 'utf8'));
+      expect(map.sourcesContent).toHaveLength(map.sources.length);
+      expect(map.sources).toContain(`../src/${name === 'index' ? 'transport' : `${name}.adapter`}.ts`);
+    }
+    // the mini-program build has none: its folder is copied into a mini-program whose size is capped
+    expect(
+      packedFiles.filter((f) => f.startsWith('package/dist/miniprogram/') && f.endsWith('.map')),
+    ).toEqual([]);
+    const script = `import { createReaderClient } from '@readlib/sdk';
+      const reader = createReaderClient({ baseUrl: ${JSON.stringify(s.readerUrl)} });
+      await reader.getBookDetail({ fileName: 'no-such-book' }).catch((e) => console.log(e.kind, e.stack));`;
+    const stackOf = async (args: string[]) =>
+      (
+        await run(process.execPath, [...args, '--input-type=module', '-e', script], {
+          cwd: project,
+          env: plainEnv(),
+        })
+      ).stdout;
+    const sdk = join(project, 'node_modules', '@readlib', 'sdk');
+    const mapped = await stackOf(['--enable-source-maps']);
+    expect(mapped).toMatch(/^not_found ApiError/);
+    expect(mapped).toContain(`(${join(sdk, 'src', 'transport.ts')}:`);
+    expect(mapped).not.toContain(join(sdk, 'dist'));
+    // without the flag, the same stack names the built file
+    expect(await stackOf([])).toContain(join(sdk, 'dist', 'index.js'));
+  });
+
   it('runs against both services: upload, create, list, home, detail and a typed error', async () => {
     const { stdout } = await run(
       process.execPath,

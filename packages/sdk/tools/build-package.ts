@@ -59,7 +59,9 @@ async function typeOnlyExports(name: keyof typeof entryPoints): Promise<void> {
 }
 
 await rm(at('dist'), { recursive: true, force: true });
-await build({ ...common, format: 'esm', target: 'es2020', outdir: at('dist') });
+// source maps (with the sources inside) for the ESM build that browsers and Node load; the mini-program
+// build has none: WeChat DevTools copies its folder into the mini-program, whose size is capped
+await build({ ...common, format: 'esm', target: 'es2020', outdir: at('dist'), sourcemap: true });
 await build({ ...common, format: 'cjs', target: 'es2017', outdir: at('dist/miniprogram') });
 // the package is ESM: Node and bundlers read these .js files as CommonJS only with this marker
 await writeFile(at('dist/miniprogram/package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
