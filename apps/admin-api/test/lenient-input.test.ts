@@ -48,4 +48,37 @@ describe.each(dialects)('lenient input of the admin API on $name', (dialect) => 
     expect(form.json()).toMatchObject({ code: 0 });
     expect(await findBookByFileName(t.h.db, 'b2')).toMatchObject({ publisher: 'South Press' });
   });
+
+  it('a boolean is no string or number: 400 naming the field, and the book is left as it was', async () => {
+    const before = await findBookByFileName(t.h.db, 'b3');
+    for (const [field, value, types] of [
+      ['title', false, 'string'],
+      ['category', true, 'integer or string'],
+      ['author', true, 'string'],
+    ] as const) {
+      for (const url of ['/book/update', '/book/create']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url,
+          payload: { fileName: 'b3', [field]: value },
+          headers: t.auth,
+        });
+        expect(res.statusCode, `${url} ${field}`).toBe(400);
+        expect(res.json()).toEqual({
+          code: -1,
+          msg: `invalid parameter: body/${field} must be ${types}, not ${value}`,
+        });
+      }
+    }
+    expect(await findBookByFileName(t.h.db, 'b3')).toEqual(before);
+    // numbers and numeric strings are still read as the field's type
+    const numbers = await t.app.inject({
+      method: 'POST',
+      url: '/book/update',
+      payload: { fileName: 'b3', title: 1984, category: '1' },
+      headers: t.auth,
+    });
+    expect(numbers.json()).toMatchObject({ code: 0 });
+    expect(await findBookByFileName(t.h.db, 'b3')).toMatchObject({ title: '1984', category_id: 1 });
+  });
 });

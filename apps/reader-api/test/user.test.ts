@@ -77,6 +77,21 @@ describe.each(dialects)('spec §4.4, §4.10 / decisions.md §3 users on $name', 
     expect(bad.json().error_code).toBeTypeOf('number');
   });
 
+  it('a boolean for a profile field is refused naming it, and registers nobody', async () => {
+    for (const [field, types] of [
+      ['gender', 'integer'],
+      ['nickName', 'string'],
+    ] as const) {
+      const res = await registerRaw({ openId: 'o-bool', [field]: true });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error_code: 2,
+        msg: `invalid parameter: body/${field} must be ${types}, not true`,
+      });
+    }
+    expect((await get(t, '/user/day', { openId: 'o-bool' })).body.error_code).toBe(1);
+  });
+
   it('day counts whole days since registration, the registration day being day 1', async () => {
     const start = t.clock.now;
     await registerRaw({ openId: 'o1' });

@@ -14,7 +14,7 @@ import type { Family } from './envelope.js';
 import { clientErrors, frameworkErrors, installErrorHandling, installNotFound } from './error-handler.js';
 import { installGracefulClose } from './graceful-close.js';
 import { registerHealthRoutes } from './health.routes.js';
-import { installInputGuard } from './input-guard.js';
+import { installBodyBooleanGuard, installInputGuard } from './input-guard.js';
 import { requestSerializer } from './log-redaction.js';
 import { registerMetrics } from './metrics.plugin.js';
 import { type OpenApiInfo, registerOpenApi } from './openapi.plugin.js';
@@ -135,6 +135,7 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
   for (const schema of contractSchemas) app.addSchema(schema);
   installErrorHandling(app, family);
   installInputGuard(app);
+  installBodyBooleanGuard(app);
   installBodyParsers(app);
   installGracefulClose(app, family, config.shutdownTimeoutMs);
   flushLogOnClose(app, logStream);
