@@ -59,7 +59,7 @@ function typesOf(schema: TSchema): string[] {
 }
 
 /** The body fields that take no boolean, each with the types it takes (for the message). */
-export function fieldsTakingNoBoolean(body: TSchema | undefined): Map<string, string> {
+function fieldsTakingNoBoolean(body: TSchema | undefined): Map<string, string> {
   const fields = new Map<string, string>();
   for (const [name, schema] of Object.entries((body?.properties ?? {}) as Record<string, TSchema>)) {
     const types = typesOf(schema);
@@ -69,7 +69,7 @@ export function fieldsTakingNoBoolean(body: TSchema | undefined): Map<string, st
 }
 
 /** `body/<field> must be <types>, not <value>` for the first boolean sent to a field that takes none. */
-export function booleanProblem(body: unknown, fields: Map<string, string>): string | undefined {
+function booleanProblem(body: unknown, fields: Map<string, string>): string | undefined {
   if (body === null || typeof body !== 'object') return undefined;
   for (const [name, types] of fields) {
     const value = (body as Record<string, unknown>)[name];
