@@ -9,6 +9,7 @@ import { consoleSuite } from './support/console-suite';
 import { heading, logInWithForm } from './support/page-actions';
 import { clients } from './support/seed';
 import { OPERATOR, type Services } from './support/services';
+import { SHORT_LIVED_TOKENS, untilTokenExpired } from './support/token-expiry';
 
 const BOOK = { fileName: 'ended_edit', title: 'Edited Across a Login', author: 'Eve Ended' };
 
@@ -57,8 +58,8 @@ async function logInInPlace(page: Page): Promise<void> {
 }
 
 describe.skipIf(!HAVE_BROWSER)('a token that expires while the page holds work', () => {
-  // tokens live 3 s here, so each one expires for real during the test
-  const s = consoleSuite({ seed, env: { JWT_EXPIRES_IN: '3s' } });
+  // tokens are short-lived here, so each one expires for real during the test
+  const s = consoleSuite({ seed, env: SHORT_LIVED_TOKENS });
 
   it('an upload and then its Add, each refused by an expired token, go through after a login over the page', async () => {
     const page = s.page;
@@ -67,7 +68,7 @@ describe.skipIf(!HAVE_BROWSER)('a token that expires while the page holds work',
     await page.goto(`${s.services.consoleUrl}books/upload`);
     await logInWithForm(page);
     await heading(page, en.upload.title);
-    await page.waitForTimeout(4_000);
+    await untilTokenExpired(page);
 
     await upload(page, 'Kept Through Two Logins');
     await dialog(page).getByText(en.session.body).waitFor();
@@ -84,7 +85,7 @@ describe.skipIf(!HAVE_BROWSER)('a token that expires while the page holds work',
     expect(uploads).toEqual([401, 200]);
 
     await page.locator('#upload-title').fill('Kept Through Two Logins, renamed');
-    await page.waitForTimeout(4_000);
+    await untilTokenExpired(page);
     await page.locator('[data-test=create-book]').click();
     await dialog(page).getByText(en.session.body).waitFor();
     expect(await page.locator('#upload-title').inputValue()).toBe('Kept Through Two Logins, renamed');
@@ -101,7 +102,7 @@ describe.skipIf(!HAVE_BROWSER)('a token that expires while the page holds work',
     await s.openLoggedIn(`books/${BOOK.fileName}/edit`);
     await heading(page, en.edit.title);
     await page.locator('#edit-title').fill('Edited Across a Login, saved');
-    await page.waitForTimeout(4_000);
+    await untilTokenExpired(page);
     await page.locator('[data-test=save-book]').click();
     await dialog(page).getByText(en.session.body).waitFor();
     await logInInPlace(page);
@@ -116,7 +117,7 @@ describe.skipIf(!HAVE_BROWSER)('a token that expires while the page holds work',
     const page = s.page;
     await s.openLoggedIn('categories');
     await heading(page, en.nav.categories);
-    await page.waitForTimeout(4_000);
+    await untilTokenExpired(page);
     await page.getByRole('link', { name: en.nav.books, exact: true }).click();
     await page.waitForURL(/\/console\/login\?redirect=\/books&expired=1$/);
     expect(await dialog(page).count()).toBe(0);

@@ -6,6 +6,7 @@ import { consoleSuite } from './support/console-suite';
 import { heading, logInWithForm } from './support/page-actions';
 import { clients } from './support/seed';
 import type { Services } from './support/services';
+import { SHORT_LIVED_TOKENS, untilTokenExpired } from './support/token-expiry';
 
 const BOOK = { fileName: 'tabs_book', title: 'A Book Opened in Tabs', author: 'Tab Author' };
 
@@ -96,15 +97,15 @@ describe.skipIf(!HAVE_BROWSER)('one login for the console tabs of a browser', ()
 });
 
 describe.skipIf(!HAVE_BROWSER)('a token past its expiry is not handed to a new tab', () => {
-  // tokens live 3 s here, so the open tab's token expires for real during the test
-  const s = consoleSuite({ seed, env: { JWT_EXPIRES_IN: '3s' } });
+  // tokens are short-lived here, so the open tab's token expires for real during the test
+  const s = consoleSuite({ seed, env: SHORT_LIVED_TOKENS });
 
   it('the open tab has an expired token: a new tab asks for the login, and is not told of an ended session', async () => {
     const page = s.page;
     await page.goto(`${s.services.consoleUrl}categories`);
     await logInWithForm(page);
     await heading(page, 'Categories');
-    await page.waitForTimeout(4_000);
+    await untilTokenExpired(page);
     const later = await s.context.newPage();
     const calls: string[] = [];
     later.on('request', (request) => {

@@ -5,6 +5,7 @@ import { consoleSuite } from './support/console-suite';
 import { answered, heading, logInWithForm } from './support/page-actions';
 import { seedLibrary } from './support/seed';
 import { JWT_SECRET, OPERATOR } from './support/services';
+import { SHORT_LIVED_TOKENS, untilTokenExpired } from './support/token-expiry';
 
 const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
 
@@ -62,15 +63,15 @@ describe.skipIf(!HAVE_BROWSER)('the session: a token refused anywhere leads to l
 });
 
 describe.skipIf(!HAVE_BROWSER)('a token that expires while the operator works', () => {
-  // tokens live 3 s here, so one expires for real during the test
-  const s = consoleSuite({ env: { JWT_EXPIRES_IN: '3s' } });
+  // tokens are short-lived here, so one expires for real during the test
+  const s = consoleSuite({ env: SHORT_LIVED_TOKENS });
 
   it('the next call (401, code -2) returns to login, which returns to the same page', async () => {
     const page = s.page;
     await page.goto(`${s.services.consoleUrl}categories`);
     await logInWithForm(page);
     await heading(page, 'Categories');
-    await page.waitForTimeout(4_000);
+    await untilTokenExpired(page);
     const refused = answered(page, '/book/list');
     await page.getByRole('link', { name: 'Books', exact: true }).click();
     expect((await refused).status()).toBe(401);

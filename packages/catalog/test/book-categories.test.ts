@@ -20,9 +20,9 @@ import { ReaderKeeps } from '../src/reader/reader-keeps.js';
 
 const dialects = await testDialects();
 
-/** Asks until the index has loaded (it loads in the background on first use). */
+/** Asks until the index has loaded (it loads in the background on first use), for up to 10 s on a loaded machine. */
 async function loaded(index: BookCategories, db: Kysely<Database>): Promise<void> {
-  for (let i = 0; i < 200 && !index.ready(db); i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 2_000 && !index.ready(db); i++) await new Promise((r) => setTimeout(r, 5));
   expect(index.ready(db)).toBe(true);
 }
 

@@ -193,7 +193,7 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
         const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(pool.db);
         // the connection now idles in the pool; without a listener its death would end this process
         await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
-        for (let i = 0; i < 50 && lost.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 500 && lost.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
         expect(lost).toHaveLength(1);
         expect(isDatabaseUnavailable(lost[0])).toBe(true);
         expect((await sql<{ x: number }>`select 1 as x`.execute(pool.db)).rows).toEqual([{ x: 1 }]);
@@ -208,7 +208,7 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
       await withKillablePool(async (pool, admin, lost) => {
         const running = failureOf(() => sql`select pg_sleep(5), pg_backend_pid()`.execute(pool.db));
         let pid: number | undefined;
-        for (let i = 0; i < 100 && pid === undefined; i++) {
+        for (let i = 0; i < 250 && pid === undefined; i++) {
           const r = await admin.query(
             "select pid from pg_stat_activity where query like 'select pg_sleep(5)%' and state = 'active'",
           );
