@@ -81,4 +81,25 @@ describe.each(dialects)('lenient input of the admin API on $name', (dialect) => 
     expect(numbers.json()).toMatchObject({ code: 0 });
     expect(await findBookByFileName(t.h.db, 'b3')).toMatchObject({ title: '1984', category_id: 1 });
   });
+
+  it('a category neither a number nor digits: one clause naming what each accepted form asks', async () => {
+    const before = await findBookByFileName(t.h.db, 'b2');
+    for (const [category, number] of [
+      ['fiction', 'be integer'],
+      [-1, 'be >= 0'],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/book/update',
+        payload: { fileName: 'b2', category },
+        headers: t.auth,
+      });
+      expect(res.statusCode, String(category)).toBe(400);
+      expect(res.json()).toEqual({
+        code: -1,
+        msg: `invalid parameter: body/category must ${number} or match pattern "^[0-9]+$"`,
+      });
+    }
+    expect(await findBookByFileName(t.h.db, 'b2')).toEqual(before);
+  });
 });

@@ -26,6 +26,7 @@ import {
   processLogDestination,
   RequestLogController,
 } from './request-log.js';
+import { formatSchemaErrors } from './schema-errors.js';
 import { installSecurityHeaders } from './security-headers.js';
 
 declare module 'fastify' {
@@ -109,6 +110,8 @@ export async function createBaseApp(opts: BaseAppOptions): Promise<App> {
     ajv: {
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false },
     },
+    // a union's refusal in one clause, not one per branch
+    schemaErrorFormatter: formatSchemaErrors,
     // a URL Fastify cannot decode is answered in the family's envelope too (decisions.md §2)
     frameworkErrors: frameworkErrors(family),
     clientErrorHandler: clientErrors(family),

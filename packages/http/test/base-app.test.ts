@@ -43,6 +43,28 @@ describe('decisions.md §2: every error in the envelope of its family', () => {
     expect(res.json()).toMatchObject({ error_code: 2 });
   });
 
+  it('a refusal names the field as Fastify does; a union that takes no branch is one clause', async () => {
+    // three requests: the app's rate limit
+    const app = await appFor('admin');
+    app.get(
+      '/pick',
+      {
+        schema: {
+          querystring: Type.Object({
+            n: Type.Integer({ minimum: 1 }),
+            size: Type.Optional(Type.Union([Type.Literal('small'), Type.Integer({ maximum: 9 })])),
+          }),
+        },
+      },
+      async () => ({ code: 0 }),
+    );
+    const msg = async (query: string) => (await app.inject(`/pick?${query}`)).json().msg;
+    expect(await msg('n=0')).toBe('invalid parameter: querystring/n must be >= 1');
+    expect(await msg('n=1&size=12')).toBe('invalid parameter: querystring/size must be "small" or be <= 9');
+    expect(await msg('n=1&size=small')).toBe(undefined);
+    await app.close();
+  });
+
   it('reader: a service not-found is HTTP 404 with error_code 1; an unknown route too', async () => {
     const app = await appFor('reader');
     expect((await app.inject('/thing?n=2')).json()).toEqual({ error_code: 1, msg: 'book not found' });
