@@ -1,18 +1,42 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { FirstOperatorResult } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 
 /**
- * Beside the SQLite file the operator lives in (`./data/operator-login.txt` by default), or, on
- * PostgreSQL or an in-memory database, in `./data/` of the working directory. Never in or beside
- * STORAGE_DIR: the store is served under /res/ (and by nginx), and its parent may be any shared folder
- * (`/srv` for a store at `/srv/books`).
+ * One note per database, so that a start on another database never overwrites (and later shows) a
+ * password of this one. Beside the SQLite file the operator lives in: `operator-login.txt` for the
+ * default `library.db` (`./data/operator-login.txt`), `<name>.operator-login.txt` for `<name>.db`. On
+ * PostgreSQL, in `./data/` of the working directory, named by database, host and port
+ * (`operator-login.readlib@db-5432.txt`). None for an in-memory database, whose operator ends with the
+ * process. Never in or beside STORAGE_DIR: the store is served under /res/ (and by nginx), and its
+ * parent may be any shared folder (`/srv` for a store at `/srv/books`).
  */
-export function operatorNoteFile(config: AppConfig): string {
+export function operatorNoteFile(config: AppConfig): string | undefined {
   const { database } = config;
-  const onFile = database.dialect === 'sqlite' && database.file !== ':memory:';
-  return join(onFile ? dirname(database.file) : resolve('data'), 'operator-login.txt');
+  if (database.dialect === 'postgres')
+    return resolve('data', `operator-login.${postgresName(database.url)}.txt`);
+  if (database.file === ':memory:') return undefined;
+  const stem = basename(database.file).replace(/\.[^.]*$/, '');
+  return join(
+    dirname(database.file),
+    stem === 'library' ? 'operator-login.txt' : `${stem}.operator-login.txt`,
+  );
+}
+
+/**
+ * `readlib@db-5432` for postgres://u:p@db/readlib: what tells two databases apart, in a file name's
+ * characters. The host-less form node-postgres takes (postgres://u@/db?host=/run/postgresql) is named
+ * by its socket folder; a URL the WHATWG parser refuses (DATABASE_URL's check admits a few) by a digest.
+ */
+function postgresName(url: string): string {
+  const socketless = url.replace('@/', '@local-socket/');
+  if (!URL.canParse(socketless)) return createHash('sha256').update(url).digest('hex').slice(0, 16);
+  const { hostname, port, pathname, username, searchParams } = new URL(socketless);
+  const host = searchParams.get('host') ?? hostname;
+  const name = decodeURIComponent(pathname.slice(1)) || decodeURIComponent(username) || 'postgres';
+  return `${name}@${host}-${port || '5432'}`.replace(/[^A-Za-z0-9._@-]/g, '_');
 }
 
 function readNote(file: string): { user: string; password: string } | undefined {
@@ -28,15 +52,18 @@ function readNote(file: string): { user: string; password: string } | undefined 
  * Production never gets here with a generated password (ensureFirstOperator refuses).
  */
 export function rememberDevPassword(config: AppConfig, op: FirstOperatorResult): string {
+  if (op.created && !op.generatedPassword) return `operator    ${op.username} (password from ADMIN_PASSWORD)`;
   const file = operatorNoteFile(config);
-  if (op.generatedPassword) {
+  if (op.generatedPassword && !file) {
+    return `operator    username: ${op.username}   password: ${op.generatedPassword}   (generated for this run: the database is in memory)`;
+  }
+  if (op.generatedPassword && file) {
     mkdirSync(dirname(file), { recursive: true });
     // created anew, so it is 0600 from its first byte: an older note may have had any mode
     rmSync(file, { force: true });
     writeFileSync(file, `${op.username} ${op.generatedPassword}\n`, { mode: 0o600, flag: 'wx' });
   }
-  if (op.created && !op.generatedPassword) return `operator    ${op.username} (password from ADMIN_PASSWORD)`;
-  const note = readNote(file);
+  const note = file ? readNote(file) : undefined;
   if (note) {
     return `operator    username: ${note.user}   password: ${note.password}   (generated; saved in ${file})`;
   }
@@ -49,7 +76,7 @@ export function rememberDevPassword(config: AppConfig, op: FirstOperatorResult):
  */
 export function forgetDevPassword(config: AppConfig, username: string): string | undefined {
   const file = operatorNoteFile(config);
-  if (readNote(file)?.user !== username) return undefined;
+  if (!file || readNote(file)?.user !== username) return undefined;
   rmSync(file, { force: true });
   return file;
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { type AdminServer, startAdminServer } from '@readlib/admin-api';
-import { loadConfig } from '@readlib/config';
+import { databaseLocation, loadConfig } from '@readlib/config';
 import { countBooks, demoState, setDemoState } from '@readlib/data';
 import { type App, assertCanListen, stopOnSignals } from '@readlib/http';
 import { startReaderServer } from '@readlib/reader-api';
@@ -51,7 +51,7 @@ async function start(): Promise<void> {
 reader API  ${readerUrl}   (docs: ${readerUrl}/docs)
 admin API   ${adminUrl}   (docs: ${adminUrl}/docs)
 console     ${adminUrl}/console/
-database    ${config.database.dialect === 'sqlite' ? config.database.file : 'PostgreSQL'}
+database    ${databaseLocation(config.database)}
 store       ${config.storageDir}
 ${login}${config.jwt.generatedSecret ? '\nJWT secret  generated for this run (set JWT_SECRET to keep tokens valid across restarts)' : ''}
 `);
