@@ -34,8 +34,9 @@ function postgresName(url: string): string {
   const socketless = url.replace('@/', '@local-socket/');
   if (!URL.canParse(socketless)) return createHash('sha256').update(url).digest('hex').slice(0, 16);
   const { hostname, port, pathname, username, searchParams } = new URL(socketless);
-  const host = searchParams.get('host') ?? hostname;
-  const name = decodeURIComponent(pathname.slice(1)) || decodeURIComponent(username) || 'postgres';
+  const host = searchParams.get('host') ?? (hostname || 'localhost');
+  // as written, not decoded: a stray % in an accepted URL must not stop the start
+  const name = pathname.slice(1) || username || 'postgres';
   return `${name}@${host}-${port || '5432'}`.replace(/[^A-Za-z0-9._@-]/g, '_');
 }
 

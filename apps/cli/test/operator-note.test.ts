@@ -34,6 +34,13 @@ describe('where pnpm start keeps the generated operator password', () => {
     expect(noteOf({ DATABASE_URL: 'postgres://u:pw@/readlib?host=/run/postgresql' })).toBe(
       resolve('data/operator-login.readlib@_run_postgresql-5432.txt'),
     );
+    expect(noteOf({ DATABASE_URL: 'postgres:///readlib' })).toBe(
+      resolve('data/operator-login.readlib@localhost-5432.txt'),
+    );
+    // a stray % (which DATABASE_URL's check admits) is a character like any other
+    expect(noteOf({ DATABASE_URL: 'postgres://u@db/books%zz' })).toBe(
+      resolve('data/operator-login.books_zz@db-5432.txt'),
+    );
     // one the URL parser refuses (a port out of range, which DATABASE_URL's check would refuse first)
     const unparsed = operatorNoteFile({
       ...testConfig(),
