@@ -6,8 +6,11 @@ import type { AdminRouteTypes } from './route-calls.generated.js';
 import type { Loose, RouteMethods } from './route-client.js';
 import type { CallOptions, FetchLike, LocalFile, MiniProgramFetch, UploadCallOptions } from './transport.js';
 
-/** GET /book/list result: the page of books without the envelope's code and msg. */
-export type BookPage = ResultOf<AdminRoutes['listBooks']>;
+/**
+ * GET /book/list result: the page of books without the envelope's code and msg. An interface, so the
+ * declarations a library over the SDK emits name it instead of spelling out its fields.
+ */
+export interface BookPage extends ResultOf<AdminRoutes['listBooks']> {}
 
 /** An upload: a browser `File`/`Blob`, or bytes (a Node `Buffer` is a `Uint8Array`). */
 export type UploadFile = Blob | Uint8Array;
@@ -52,12 +55,21 @@ export interface AdminClientOptions {
  * `listBooks`) and rejects with an `ApiError`.
  */
 export interface AdminClient
-  extends Omit<RouteMethods<AdminRoutes, AdminRouteTypes>, 'listBooks' | 'login' | 'logout' | 'uploadBook'> {
+  extends Omit<
+    RouteMethods<AdminRoutes, AdminRouteTypes>,
+    'getBook' | 'listBooks' | 'login' | 'logout' | 'uploadBook'
+  > {
   /**
    * GET /book/list: a page of the catalogue, filtered and sorted (`sort`: a field of
-   * `BOOK_LIST_SORT_FIELDS`, `-field` descending, `+field` ascending; default `-id`)
+   * `BOOK_LIST_SORT_FIELDS`, `-field` descending, `+field` ascending; default `-id`). `category`
+   * filters by a category's name, exactly (`'Economics'`), not by its id.
    */
   listBooks(query?: Loose<BookListQuery>, call?: CallOptions): Promise<BookPage>;
+  /**
+   * GET /book/get: One e-book with its flat and nested table of contents. `fileName` is required here:
+   * the service answers code -1 without it (the contract leaves it optional for the original console).
+   */
+  getBook(query: { fileName: string }, call?: CallOptions): Promise<AdminBookDetail>;
   /** POST /user/login: keeps the token for the calls that follow, and returns it */
   login(username: string, password: string, call?: CallOptions): Promise<LoginData>;
   /**

@@ -55,6 +55,13 @@ function uploadSpec(
   const progress = onProgress ? { progress: progressReporter(onProgress, size) } : {};
   // method, path and the fields its success carries, from the route table as every call has them
   const base = requestOf(route, undefined);
+  const upload = (fetch as Partial<MiniProgramFetch> | undefined)?.uploadFile;
+  if (!local && typeof upload === 'function') {
+    // the platforms' request carries text only: a caller's mistake, refused before sending
+    const msg =
+      'a mini-program client uploads a book by its local path: uploadBook({ filePath }), not bytes, a Blob or a File';
+    throw new ApiError({ family: 'admin', status: 0, code: -1, msg, kind: 'invalid' });
+  }
   if (!local) {
     // fetch has no upload progress events: with a listener and no fetch of the caller's, XMLHttpRequest
     // where the runtime has one
@@ -62,7 +69,6 @@ function uploadSpec(
     const form = uploadForm(file, fileName);
     return { ...base, form, ...progress, ...(xhr ? { sendWith: xhrFetch } : {}) };
   }
-  const upload = (fetch as Partial<MiniProgramFetch> | undefined)?.uploadFile;
   if (typeof upload !== 'function') {
     const msg =
       'a local file path is uploaded only through a mini-program adapter (@readlib/sdk/wechat or /alipay); send a File, Blob or bytes otherwise';

@@ -14,7 +14,12 @@ export { ApiError, type ApiErrorInit, type ApiErrorKind, isApiError } from './ap
 export type * from './contract-types.js';
 export { type ApiFamily, errorKindOf } from './error-catalogue.js';
 export { createReaderClient } from './reader.client.js';
-export type { ReaderClient, ReaderClientOptions } from './reader-client.types.js';
+export type {
+  ReaderClient,
+  ReaderClientOptions,
+  SearchListFilter,
+  SearchListInput,
+} from './reader-client.types.js';
 export type {
   CallOptions,
   FetchInit,

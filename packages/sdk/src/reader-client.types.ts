@@ -1,7 +1,7 @@
-import type { ShelfParam } from '@readlib/contracts';
+import type { BookSummary, SearchListQuery, ShelfParam } from '@readlib/contracts';
 import type { ReaderRoutes } from '@readlib/contracts/routes';
 import type { ReaderRouteTypes } from './route-calls.generated.js';
-import type { RouteMethods } from './route-client.js';
+import type { Loose, RouteMethods } from './route-client.js';
 import type { CallOptions, FetchLike } from './transport.js';
 
 export interface ReaderClientOptions {
@@ -19,6 +19,17 @@ export interface ReaderClientOptions {
   timeoutMs?: number | undefined;
 }
 
+/** The filters of `searchList`, of which the service needs at least one (it combines them with AND). */
+export type SearchListFilter = 'publisher' | 'author' | 'category' | 'categoryId';
+
+/**
+ * GET /book/search-list query: the contract's, with at least one filter, so a call without one does
+ * not compile (the service answers it with kind `invalid`). `category` is a category's name, exactly;
+ * `categoryId` its id as a string of digits.
+ */
+export type SearchListInput = Loose<SearchListQuery> &
+  { [K in SearchListFilter]: { [P in K]-?: NonNullable<SearchListQuery[P]> } }[SearchListFilter];
+
 /**
  * The reader API, one method per route of its table, named by the route's `operationId` (see
  * openapi/reader-api.json): the route's query or body, then an optional `call` (`{ signal?,
@@ -26,7 +37,12 @@ export interface ReaderClientOptions {
  * `data` (nothing for an acknowledgement) and rejects with an `ApiError`.
  */
 export interface ReaderClient
-  extends Omit<RouteMethods<ReaderRoutes, ReaderRouteTypes>, 'saveShelf' | 'removeShelf'> {
+  extends Omit<RouteMethods<ReaderRoutes, ReaderRouteTypes>, 'saveShelf' | 'removeShelf' | 'searchList'> {
+  /**
+   * GET /book/search-list: Books by publisher, author, category name or id (filters combine with AND);
+   * at least one filter.
+   */
+  searchList(query: SearchListInput, call?: CallOptions): Promise<BookSummary[]>;
   /** GET /book/shelf/save?shelf=<URL-encoded JSON {openId, fileName}> (idempotent) */
   saveShelf(shelf: ShelfParam, call?: CallOptions): Promise<void>;
   /** GET /book/shelf/remove?shelf=<URL-encoded JSON {openId, fileName}> */

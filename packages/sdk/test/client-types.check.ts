@@ -35,6 +35,13 @@ export async function readerCalls(reader: ReaderClient): Promise<void> {
   expectTypeOf(await reader.getHome({ openId: 'o' })).toEqualTypeOf<HomeData>();
   expectTypeOf(await reader.getShelf({ openId: 'o' })).toEqualTypeOf<ShelfEntry[]>();
   expectTypeOf(await reader.searchList({ author: 'a' })).toEqualTypeOf<BookSummary[]>();
+  await reader.searchList({ categoryId: '3', page: 2, publisher: undefined });
+  // @ts-expect-error search-list needs a filter (the service refuses a call without one)
+  await reader.searchList();
+  // @ts-expect-error paging alone is no filter
+  await reader.searchList({ page: 1, pageSize: 10 });
+  // @ts-expect-error a filter set to undefined is not sent, so it is no filter either
+  await reader.searchList({ author: undefined });
   expectTypeOf(await reader.saveRank({ fileName: 'f', openId: 'o', rank: 3 })).toEqualTypeOf<void>();
   expectTypeOf(await reader.saveShelf({ openId: 'o', fileName: 'f' })).toEqualTypeOf<void>();
   // an OPDS route answers a document: its text
@@ -117,6 +124,11 @@ export async function adminCalls(admin: AdminClient): Promise<void> {
   await admin.listBooks({ sort: String(field) });
   // @ts-expect-error deleteBook needs fileName
   await admin.deleteBook({});
+  expectTypeOf(await admin.getBook({ fileName: 'f' })).toEqualTypeOf<AdminBookDetail>();
+  // @ts-expect-error getBook needs fileName (the service answers code -1 without it)
+  await admin.getBook({});
+  // @ts-expect-error getBook needs its query
+  await admin.getBook();
   // @ts-expect-error an upload is bytes or a Blob, not a path
   await admin.uploadBook('/tmp/book.epub');
   // @ts-expect-error days is a number

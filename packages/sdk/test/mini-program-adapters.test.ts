@@ -276,11 +276,17 @@ describe('platform differences', () => {
     expect(seen).toEqual([]);
   });
 
-  it('an adapter refuses a form body (bytes): the platforms upload local files only', async () => {
-    const admin = createAdminClient({ baseUrl: s.adminUrl, token: 't', fetch: wechat().fetch });
-    const upload = admin.uploadBook as unknown as (file: Uint8Array) => Promise<unknown>;
-    const err = await refusal(upload(new Uint8Array([1, 2, 3])));
-    expect([err.status, err.kind]).toEqual([0, 'network']);
-    expect(err.msg).toMatch(/uploadBook\(\{ filePath \}\)/);
+  it('a mini-program client refuses bytes before sending, as the mistake it is (invalid, not network)', async () => {
+    for (const platform of [wechat(), alipay()]) {
+      const admin = createAdminClient({ baseUrl: s.adminUrl, token: 't', fetch: platform.fetch });
+      // JavaScript callers, or a fetch option typed wider than MiniProgramFetch: the types refuse it otherwise
+      const upload = admin.uploadBook as unknown as (file: Uint8Array | Blob) => Promise<unknown>;
+      for (const file of [new Uint8Array([1, 2, 3]), new Blob(['PK'])]) {
+        const err = await refusal(upload(file));
+        expect([err.status, err.code, err.kind]).toEqual([0, -1, 'invalid']);
+        expect(err.msg).toMatch(/uploadBook\(\{ filePath \}\)/);
+      }
+      expect([platform.requests(), platform.uploads()]).toEqual([[], []]);
+    }
   });
 });

@@ -271,6 +271,8 @@ describe('the packed SDK, installed alone in an empty project outside the worksp
       ['loadHome', 'HomeData'],
       ['signIn', 'LoginData'],
       ['loadBook', 'AdminBookDetail'],
+      ['loadPage', 'BookPage'],
+      ['byAuthor', 'BookSummary\\[\\]'],
     ])
       expect(emitted).toMatch(
         new RegExp(`${fn}: \\([^)]*\\) => Promise<(import\\("@readlib/sdk"\\)\\.)?${type}>;`),

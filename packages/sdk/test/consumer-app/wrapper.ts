@@ -11,4 +11,6 @@ export const loadHome = (reader: ReaderClient, openId: string) => reader.getHome
 export const signIn = (admin: AdminClient, username: string, password: string) =>
   admin.login(username, password);
 export const loadBook = (admin: AdminClient, fileName: string) => admin.getBook({ fileName });
+export const loadPage = (admin: AdminClient) => admin.listBooks({ sort: '-id' });
+export const byAuthor = (reader: ReaderClient, author: string) => reader.searchList({ author });
 export const depth = (node: ContentsNode): number => 1 + Math.max(0, ...node.children.map(depth));
