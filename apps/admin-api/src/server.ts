@@ -1,6 +1,6 @@
 import { loadConfig } from '@readlib/config';
 import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
-import { firstStatements, servingDbOptions, stopOnSignals } from '@readlib/http';
+import { firstStatements, logIdleConnectionLost, servingDbOptions, stopOnSignals } from '@readlib/http';
 import { type AdminServer, operatorNotice, startAdminServer } from './start.js';
 
 // `node apps/admin-api/dist/server.js` from the repository (after `pnpm build`): the admin API alone, on
@@ -13,7 +13,7 @@ async function serve(): Promise<void> {
   const handle = createDb(config.database, {
     ...servingDbOptions(config),
     // into the service's log once it runs; the pool replaces the connection on its own
-    onIdleConnectionError: (err) => server?.app.log.warn({ err }, 'idle database connection lost'),
+    onIdleConnectionError: (err) => logIdleConnectionLost(server?.app.log, err),
     // PostgreSQL: operators' token versions are kept until a commit changing an operator is heard
     commitNotifications: {
       onLost: (err) =>

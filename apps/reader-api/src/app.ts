@@ -2,7 +2,7 @@ import type { SharedStore } from '@readlib/cache';
 import { PublicUrls, type ReaderContext, ReaderKeeps } from '@readlib/catalog';
 import type { AppConfig } from '@readlib/config';
 import { type Database, poolStats, WriteBatcher, type Writes } from '@readlib/data';
-import { type App, createBaseApp } from '@readlib/http';
+import { type App, createBaseApp, failureFields } from '@readlib/http';
 import { type Kysely, sql } from 'kysely';
 import type { FetchLike } from './platforms/upstream.js';
 import { bookRoutes } from './routes/book/book.routes.js';
@@ -79,7 +79,7 @@ export async function buildApp(config: AppConfig, deps: ReaderDeps): Promise<App
     now: deps.now ?? Date.now,
     writes,
     keeps,
-    reportError: (err, what) => app.log.warn({ err }, what),
+    reportError: (err, what) => app.log.warn(failureFields(err), what),
   };
   // requests await their writes, so this only matters for a write whose caller went away
   app.addHook('onClose', () => writes.drain());

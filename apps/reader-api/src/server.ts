@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from '@readlib/config';
 import { assertDatabaseExists, assertSchemaCurrent, createDb } from '@readlib/data';
-import { firstStatements, servingDbOptions, stopOnSignals } from '@readlib/http';
+import { firstStatements, logIdleConnectionLost, servingDbOptions, stopOnSignals } from '@readlib/http';
 import { startReaderServer } from './index.js';
 
 // Runs the reader API alone: `node apps/reader-api/dist/server.js` from the repository (after `pnpm build`).
@@ -15,7 +15,7 @@ async function serve(): Promise<void> {
   const handle = createDb(config.database, {
     ...servingDbOptions(config),
     // into the service's log once it runs; the pool replaces the connection on its own
-    onIdleConnectionError: (err) => app?.log.warn({ err }, 'idle database connection lost'),
+    onIdleConnectionError: (err) => logIdleConnectionLost(app?.log, err),
     // PostgreSQL: answers are kept until a commit of any process is heard
     commitNotifications: {
       onLost: (err) =>

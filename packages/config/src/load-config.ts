@@ -67,6 +67,8 @@ export function loadConfig(
       `DATABASE_URL: ${raw.DATABASE_URL.split(':')[0]}:// is not a database this service runs on (postgres:// or a SQLite file path)`,
     );
   if (isPostgres) checked(() => assertPostgresUrl(raw.DATABASE_URL));
+  const redisUrl = raw.REDIS_URL;
+  if (redisUrl !== undefined) checked(() => assertRedisUrl(redisUrl));
   const publicBaseUrl = raw.PUBLIC_BASE_URL;
   if (publicBaseUrl !== undefined) checked(() => assertHttpUrl('PUBLIC_BASE_URL', publicBaseUrl));
   const corsOrigins =
@@ -221,6 +223,19 @@ function assertPostgresUrl(url: string): void {
   if (URL.canParse(encoded) || URL.canParse(encoded.replace('@/', '@___DUMMY___/'))) return;
   throw new ConfigError(
     'DATABASE_URL is not a valid postgres:// URL (postgres://user:password@host:port/database): check the host and the port, and percent-encode any / ? # @ in the user or password',
+  );
+}
+
+/**
+ * A redis:// URL whose port is a port and whose path, if any, is a database number: the client reads
+ * `/abc` as database NaN, which Redis refuses with a stack trace at start, and a port past 65535 failed
+ * as `Invalid URL`, naming no variable. The value is not repeated: it may hold a password.
+ */
+function assertRedisUrl(url: string): void {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed !== undefined && /^(\/[0-9]*)?$/.test(parsed.pathname)) return;
+  throw new ConfigError(
+    'REDIS_URL is not a valid redis:// URL (redis://[user:password@]host[:port][/database], the database a number): check the port and the database',
   );
 }
 

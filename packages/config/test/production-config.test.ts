@@ -194,6 +194,30 @@ describe('one line per invalid variable', () => {
     ])
       expect(load({ DATABASE_URL: url }).database, url).toEqual({ dialect: 'postgres', url });
   });
+
+  it('a REDIS_URL whose database is not a number or whose port is out of range is refused naming the variable', () => {
+    for (const url of [
+      'redis://:s3cret@127.0.0.1:6379/abc',
+      'redis://:s3cret@127.0.0.1:99999/7',
+      'redis://:s3cret@h/1/2',
+    ]) {
+      let message = '';
+      try {
+        load({ REDIS_URL: url });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, url).toMatch(/^invalid configuration: REDIS_URL is not a valid redis:\/\/ URL/);
+      expect(message).not.toContain('s3');
+    }
+    for (const url of [
+      'redis://127.0.0.1:6379',
+      'redis://127.0.0.1:6379/',
+      'redis://:pw@cache.internal:6380/7',
+      'rediss://user:pw@cache.internal/0',
+    ])
+      expect(load({ REDIS_URL: url }).redisUrl, url).toBe(url);
+  });
 });
 
 describe('where the database is, without its password', () => {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 import { trackPool } from './pool-stats.js';
+import { closeWithin } from './postgres/client-socket.js';
 import {
   CommitListener,
   type CommitListenerOptions,
@@ -120,6 +121,10 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     // ends the process. Its query fails by itself, as a 503 the request log shows,
     // and the pool drops the dead client, so this listener only keeps the process alive.
     pool.on('connect', (client) => client.on('error', () => {}));
+    // the pool's connections, for destroy to close those a query still holds
+    const open = new Set<pg.PoolClient>();
+    pool.on('connect', (client) => open.add(client));
+    pool.on('remove', (client) => open.delete(client));
     const listener = options.commitNotifications
       ? new CommitListener({ client: connection, ...options.commitNotifications })
       : undefined;
@@ -140,7 +145,9 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
       dialect: 'postgres',
       destroy: async () => {
         await listener?.close();
-        await db.destroy();
+        // the pool ends once every connection is back: one a query still holds past the grace has its
+        // socket closed, which fails the query and returns the connection
+        await closeWithin(db.destroy(), () => open);
       },
       ...(listener ? { commitListener: listener } : {}),
     };

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle, isDatabaseUnavailable, QUERY_TIMEOUT_MARGIN_MS } from '../src/index.js';
+import { CLOSE_GRACE_MS } from '../src/postgres/client-socket.js';
 import { refusingPostgresUrl, silentPostgres, TcpRelay, testDialects } from '../src/testing/index.js';
 
 /** The rejection of `work` (fails the test if it resolves). */
@@ -236,22 +237,25 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
     },
   );
 
+  /** A fresh test database and a relay in front of its server, with the config that goes through it. */
+  async function throughRelay() {
+    const h = await postgres!.create();
+    const { url, searchPath } = h.config as { url: string; searchPath: string };
+    const target = new URL(url);
+    const relay = new TcpRelay(target.hostname, Number(target.port || 5432));
+    await relay.up();
+    const through = new URL(url);
+    through.hostname = '127.0.0.1';
+    through.port = String(relay.port);
+    return { h, relay, config: { dialect: 'postgres' as const, url: through.toString(), searchPath } };
+  }
+
   // a frozen server must not hold requests on open connections with no limit
   it.runIf(postgres)(
     'a server that stops answering on an open connection: the query fails past the statement timeout',
     async () => {
-      const h = await postgres!.create();
-      const { url, searchPath } = h.config as { url: string; searchPath: string };
-      const target = new URL(url);
-      const relay = new TcpRelay(target.hostname, Number(target.port || 5432));
-      await relay.up();
-      const through = new URL(url);
-      through.hostname = '127.0.0.1';
-      through.port = String(relay.port);
-      const db = createDb(
-        { dialect: 'postgres', url: through.toString(), searchPath },
-        { poolSize: 1, connectTimeoutMs: 300, statementTimeoutMs: 300 },
-      );
+      const { h, relay, config } = await throughRelay();
+      const db = createDb(config, { poolSize: 1, connectTimeoutMs: 300, statementTimeoutMs: 300 });
       try {
         expect((await sql<{ x: number }>`select 1 as x`.execute(db.db)).rows).toEqual([{ x: 1 }]);
         relay.freeze(true);
@@ -267,5 +271,38 @@ describe('isDatabaseUnavailable, PostgreSQL driver', () => {
       }
     },
     15_000,
+  );
+
+  // SIGTERM while the server hangs: the service cut its requests at SHUTDOWN_TIMEOUT_MS, and closing the
+  // database must not then wait for their queries until query_timeout
+  it.runIf(postgres)(
+    'destroy on a server that stopped answering: the queries still held are cut after a short grace',
+    async () => {
+      const { h, relay, config } = await throughRelay();
+      const db = createDb(
+        config,
+        // the commit listener's connection goes through the relay too
+        { poolSize: 2, statementTimeoutMs: 20_000, commitNotifications: { onLost: () => {} } },
+      );
+      try {
+        expect((await sql<{ x: number }>`select 1 as x`.execute(db.db)).rows).toEqual([{ x: 1 }]);
+        for (let i = 0; i < 500 && db.commitListener?.stamp() === undefined; i++)
+          await new Promise((r) => setTimeout(r, 20));
+        expect(db.commitListener?.stamp()).toBeDefined();
+        relay.freeze(true);
+        const held = failureOf(() => sql`select 1`.execute(db.db));
+        await new Promise((r) => setTimeout(r, 100));
+        const started = Date.now();
+        await db.destroy();
+        // before: the pool waited for the query's 22 s query_timeout
+        expect(Date.now() - started).toBeLessThan(CLOSE_GRACE_MS + 1500);
+        expect(String(await held)).toMatch(/terminated|closed|ended/i);
+      } finally {
+        relay.freeze(false);
+        await relay.down();
+        await h.destroy();
+      }
+    },
+    30_000,
   );
 });

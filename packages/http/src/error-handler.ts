@@ -5,6 +5,7 @@ import type { ErrorKind } from '@readlib/contracts';
 import { AppError } from '@readlib/contracts';
 import { isDatabaseUnavailable } from '@readlib/data';
 import type {
+  FastifyBaseLogger,
   FastifyError,
   FastifyInstance,
   FastifyReply,
@@ -109,6 +110,24 @@ export function installErrorHandling(app: FastifyInstance, family: Family): void
   });
 }
 
+/**
+ * The warn line of a pooled connection lost while idle: its code and message. pg-pool hangs the client
+ * on the error (`err.client`: connection settings, prepared statements' SQL, the backend's cancel key),
+ * which the error serialiser would write out in full, with a stack, once for every connection lost.
+ */
+export function logIdleConnectionLost(log: FastifyBaseLogger | undefined, err: unknown): void {
+  log?.warn(unavailableFields(err), 'idle database connection lost');
+}
+
+/**
+ * The fields of a warn line about work done beside a response (a search's log row): for a database
+ * outage (or the connection cut at shutdown) its code and message, the 503 lines' form; any other
+ * failure whole, with its stack.
+ */
+export function failureFields(err: unknown): { code?: string; error: string } | { err: unknown } {
+  return isDatabaseUnavailable(err) ? unavailableFields(err) : { err };
+}
+
 /** What a warn line says of a known "database unavailable" error: its code and message, no stack. */
 function unavailableFields(err: unknown): { code?: string; error: string } {
   const code = (err as { code?: unknown }).code;
@@ -128,8 +147,9 @@ export function installNotFound(
   app.setNotFoundHandler(limit ? { preHandler: limit } : {}, (req, reply) => {
     const at = req.url.indexOf('?');
     const path = at === -1 ? req.url : req.url.slice(0, at);
-    const route = withoutTrailingSlash(app, req.method, path);
-    if (route !== undefined) return reply.redirect(`${route}${at === -1 ? '' : req.url.slice(at)}`, 308);
+    const location = withoutTrailingSlash(app, req.method, path);
+    if (location !== undefined)
+      return reply.redirect(`${location}${at === -1 ? '' : req.url.slice(at)}`, 308);
     const what =
       filesPrefix !== undefined && path.startsWith(filesPrefix)
         ? `file ${path}`
@@ -141,11 +161,14 @@ export function installNotFound(
 
 /**
  * A GET or HEAD of a route's path with a trailing slash (`/opds/`, as people type a catalogue's
- * address into an e-reader app): the route's path, to send the client there with 308. The router
- * itself matches exact paths only, which keeps every other request's lookup as it is.
+ * address into an e-reader app): where to send the client with 308, relative to the address it asked
+ * (`../opds`), so that behind a proxy serving the service under a path (`/library/opds/`) it stays
+ * under that path, which the service does not know. The router itself matches exact paths only, which
+ * keeps every other request's lookup as it is.
  */
 function withoutTrailingSlash(app: FastifyInstance, method: string, path: string): string | undefined {
   if ((method !== 'GET' && method !== 'HEAD') || path.length < 2 || !path.endsWith('/')) return undefined;
   const route = path.slice(0, -1);
-  return app.hasRoute({ method: 'GET', url: route }) ? route : undefined;
+  if (!app.hasRoute({ method: 'GET', url: route })) return undefined;
+  return `../${route.slice(route.lastIndexOf('/') + 1)}`;
 }

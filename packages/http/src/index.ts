@@ -1,7 +1,7 @@
 export type { App } from './app.types.js';
 export { type BaseAppOptions, createBaseApp } from './create-base-app.js';
 export { type Family, failure, success } from './envelope.js';
-export { classify } from './error-handler.js';
+export { classify, failureFields, logIdleConnectionLost } from './error-handler.js';
 export { assertCanListen, listenAdvice, listenOn } from './listen.js';
 export { type MetricsOptions, registerMetrics } from './metrics.plugin.js';
 export type { OpenApiInfo } from './openapi.plugin.js';

@@ -94,8 +94,12 @@ describe('decisions.md §2: every error in the envelope of its family', () => {
       return [res.statusCode, res.headers.location];
     };
     for (const family of ['reader', 'admin'] as const) {
-      expect(await answer(family, 'GET', '/thing/?n=1&q=a?b')).toEqual([308, '/thing?n=1&q=a?b']);
-      expect(await answer(family, 'HEAD', '/thing/')).toEqual([308, '/thing']);
+      // relative to the address asked: behind a proxy under /library, /library/thing/ goes to /library/thing
+      expect(await answer(family, 'GET', '/thing/?n=1&q=a?b')).toEqual([308, '../thing?n=1&q=a?b']);
+      expect(await answer(family, 'HEAD', '/thing/')).toEqual([308, '../thing']);
+      expect(new URL('../thing?n=1', 'https://example.org/library/thing/').href).toBe(
+        'https://example.org/library/thing?n=1',
+      );
       // a write is not redirected (a client may not send its body again), nor an unknown path
       expect(await answer(family, 'POST', '/thing/')).toEqual([404, undefined]);
       for (const url of ['/nowhere/', '/thing//', '//thing/'])

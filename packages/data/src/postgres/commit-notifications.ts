@@ -9,6 +9,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { isLogsOnly } from '../statement-marks.js';
+import { closeWithin } from './client-socket.js';
 
 /**
  * The channel the commit triggers (migration 2026-11-26T1200-commit-notifications) notify, per schema:
@@ -99,7 +100,12 @@ export class CommitListener {
     this.closed = true;
     this.listening = false;
     clearTimeout(this.timer);
-    await this.client?.end().catch(() => {});
+    const client = this.client;
+    if (client)
+      await closeWithin(
+        client.end().catch(() => {}),
+        () => [client],
+      );
   }
 
   private async listen(): Promise<void> {
