@@ -64,7 +64,7 @@ export const BookListQuery = Type.Object(
       Type.String({
         pattern: '^[+-]?[A-Za-z]+$',
         maxLength: 32,
-        description: `Sort field, "+field" ascending or "-field" descending (no sign: ascending); the fields: ${BOOK_LIST_SORT_FIELDS.join(', ')}. Default: -id.`,
+        description: `Sort field, "+field" ascending or "-field" descending (no sign: ascending); the fields: ${BOOK_LIST_SORT_FIELDS.join(', ')} (category: by the category's name), each then by id. Default: -id.`,
       }),
     ),
     title: Type.Optional(Type.String({ maxLength: MaxLength.filter, description: 'Title substring.' })),

@@ -5,6 +5,7 @@ import {
   type DbHandle,
   DEFAULT_CATEGORIES,
   deleteBook,
+  ensureCategory,
   insertBook,
   listBooksAdmin,
   updateBook,
@@ -139,5 +140,30 @@ describe.each(dialects)('the admin book list on $name', (dialect) => {
       const { rows } = await listBooksAdmin(h.db, filter, byId, { offset: 0, limit: 5 });
       for (const row of rows) expect([filter, Object.keys(row).sort()]).toEqual([filter, shown]);
     }
+  });
+
+  it('in category order, books follow their categories by name, not by id (a category added later among them)', async () => {
+    // added after the defaults: the highest id, the first name
+    const added = await ensureCategory(h.db, 'Aardvark studies');
+    const all = await listBooksAdmin(h.db, {}, byId, { offset: 0, limit: 100 });
+    for (const row of all.rows.filter((_, i) => i % 3 === 0))
+      await updateBook(h.db, row.file_name, { category_id: added.id });
+    for (const [filter] of FILTERS.filter(([f]) => !f.category))
+      for (const dir of ['asc', 'desc'] as const) {
+        const listed = async (offset: number, limit: number) =>
+          (await listBooksAdmin(h.db, filter, { field: 'category', dir }, { offset, limit })).rows;
+        const rows = await listed(0, 100);
+        const sign = dir === 'asc' ? 1 : -1;
+        const expected = [...rows].sort(
+          (a, b) =>
+            sign * (a.category_name < b.category_name ? -1 : a.category_name > b.category_name ? 1 : 0) ||
+            sign * (a.id - b.id),
+        );
+        expect([filter, dir, rows.map((r) => r.id)]).toEqual([filter, dir, expected.map((r) => r.id)]);
+        const names = rows.map((r) => r.category_name);
+        expect([filter, dir, names.at(dir === 'asc' ? 0 : -1)]).toEqual([filter, dir, 'Aardvark studies']);
+        // a page further on continues the same order
+        expect((await listed(5, 5)).map((r) => r.id)).toEqual(rows.slice(5, 10).map((r) => r.id));
+      }
   });
 });

@@ -365,9 +365,13 @@ describe.skipIf(!postgres)('search statements on PostgreSQL', () => {
           expect(reads).toHaveLength(2);
           const heapFetches = nodes.find((n) => n['Node Type'] === 'Index Only Scan')!['Heap Fetches'];
           expect([field, dir, heapFetches]).toEqual([field, dir, 0]);
-          // what is sorted is the page's rows, not the catalogue
-          for (const sorted of nodes.filter((n) => n['Node Type'] === 'Sort'))
-            expect(sorted['Actual Rows']).toBeLessThanOrEqual(20);
+          // what is sorted is the page's rows, not the catalogue. In category order, the books of the
+          // categories up to the page's are put in id order within their category: here every book is
+          // in one category (the bench's 100k books in 22: categories_name_key walked, each category's
+          // books sorted apart, an Incremental Sort)
+          const sortedAtMost = field === 'category' ? 10_000 + 20 : 20;
+          for (const sorted of nodes.filter((n) => /Sort$/.test(n['Node Type'])))
+            expect([field, dir, sorted['Actual Rows'] <= sortedAtMost]).toEqual([field, dir, true]);
         }
       }
   });
