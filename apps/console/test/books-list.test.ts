@@ -93,6 +93,22 @@ describe.skipIf(!HAVE_BROWSER)('the books list', () => {
         );
       });
 
+  it('a page past the end (an old bookmark) opens the last page, its query kept', async () => {
+    const page = s.page;
+    const sent = listRequests(page);
+    await s.openLoggedIn('books?page=99&pageSize=10&title=Common', page);
+    const last = Math.ceil(COMMON / 10);
+    await page.waitForURL((url) => url.searchParams.get('page') === String(last));
+    const table = page.locator('[data-test=book-table]');
+    await table.getByText('Common List Volume').first().waitFor();
+    expect(new URL(page.url()).searchParams.get('title')).toBe('Common');
+    const rows = await table.locator('.el-table__body tr').count();
+    expect(rows).toBe(COMMON - (last - 1) * 10);
+    expect(await page.locator('.el-pager li.is-active').textContent()).toBe(String(last));
+    // the page past the end, then the last page: one request each
+    expect(sent.map((q) => new URLSearchParams(q).get('page'))).toEqual(['99', String(last)]);
+  });
+
   it("a wide window gives a category's name the room to read on one line", async () => {
     const page = await s.newPage({ viewport: { width: 1920, height: 1080 } });
     await s.openLoggedIn('books?category=ComputerScience', page);

@@ -293,4 +293,30 @@ describe.skipIf(!HAVE_BROWSER)('the dashboard as a large catalogue answers it', 
       expect(map.above).toBeGreaterThan(30);
       expect(map.below).toBeGreaterThan(0);
     });
+
+  it('a city outside China is listed under the regions not on the map, not drawn beside it', async () => {
+    const { admin, reader } = await clients(s.services);
+    await reader.registerUser({
+      openId: 'load-reader-abroad',
+      province: 'California',
+      city: 'San Francisco',
+    });
+    // the service places the city (it has its coordinates), which lie off the China map
+    const scatter = await admin.getScreenScatter({ days: 30 });
+    expect(scatter.geo['San Francisco']).toBeDefined();
+    const page = s.page;
+    await s.openLoggedIn('dashboard', page);
+    await page.locator('[data-test=map-chart] svg path').first().waitFor();
+    const listed = page.locator('[data-test=unplaced-regions] tbody tr');
+    await listed.first().waitFor();
+    const rows = await listed.evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())),
+    );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        [en.dashboard.province, 'California', '1'],
+        [en.dashboard.city, 'San Francisco', '1'],
+      ]),
+    );
+  });
 });

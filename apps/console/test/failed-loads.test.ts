@@ -64,6 +64,24 @@ describe.skipIf(!HAVE_BROWSER)('a list or a report that cannot be read', () => {
     expect(await failure(page).count()).toBe(0);
   });
 
+  it("a proxy's error page in place of the list: its status in the operator's words, not its markup", async () => {
+    const page = s.page;
+    // the 502 the page was answered, as the suite sees it and as the browser logs it
+    s.expectProblems(/^HTTP 502 /);
+    s.expectProblems(/status of 502 \(Bad Gateway\)/);
+    const gatewayPage =
+      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    await page.route('**/book/list**', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: gatewayPage }),
+    );
+    await s.openLoggedIn('books');
+    await failure(page).waitFor();
+    const text = await failure(page).textContent();
+    expect(text).toContain(en.errors.notTheService.replace('{status}', '502'));
+    expect(text).not.toMatch(/<html|<center|Bad Gateway/);
+    await page.unroute('**/book/list**');
+  });
+
   it('a first load or a search that cannot be read never says "no book matches" nor "0 books"', async () => {
     const page = s.page;
     s.expectProblems(ABORTED);

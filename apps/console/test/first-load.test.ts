@@ -38,4 +38,23 @@ describe.skipIf(!HAVE_BROWSER)("the first load: the build's compressed copies, n
     expect(sum('decoded')).toBeGreaterThan(500_000);
     expect(sum('encoded') / sum('decoded')).toBeLessThan(0.4);
   });
+
+  it("the tab's icon, also when the console is opened on a deep link", async () => {
+    const page = s.page;
+    await page.goto(`${s.services.consoleUrl}login`);
+    await logInWithForm(page);
+    await heading(page, 'Dashboard');
+    for (const path of ['books/upload', 'books?page=2']) {
+      await page.goto(`${s.services.consoleUrl}${path}`);
+      // a relative href resolved under the deep link's folder, answered by the console's index.html
+      const href = await page.$eval('link[rel="icon"]', (link) => (link as HTMLLinkElement).href);
+      expect([path, new URL(href).pathname]).toEqual([path, '/console/favicon.svg']);
+      const icon = await page.request.get(href);
+      expect([path, icon.status(), icon.headers()['content-type']]).toEqual([
+        path,
+        200,
+        expect.stringMatching(/^image\/svg\+xml/),
+      ]);
+    }
+  });
 });

@@ -39,6 +39,28 @@ describe("a failed call in the operator's words", () => {
     });
   });
 
+  it("a proxy's own error page: its status under a headline of its own, never its markup", () => {
+    const page =
+      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1>';
+    // the kind the SDK gives it follows the status and code -1 (admin: failure), whatever the page says
+    const error = refusal({ status: 502, kind: 'failure', msg: page });
+    expect(explain(error)).toEqual({
+      key: 'errors.notTheService',
+      params: { status: 502 },
+      requestId: undefined,
+      sessionEnded: false,
+    });
+    expect(shown('en', error)).toBe(
+      'The admin service did not answer: something in front of it (a proxy) replied with HTTP 502. Try again in a moment; if it lasts, the service may be stopped.',
+    );
+    expect(shown('zh-CN', error)).toContain('HTTP 502');
+    // a text answer that is no envelope is still quoted
+    expect(explain(refusal({ status: 500, kind: 'unknown', msg: 'upstream timed out' }))).toMatchObject({
+      key: 'errors.other',
+      serverMsg: 'upstream timed out',
+    });
+  });
+
   it('no answer at all: no service message to quote', () => {
     expect(explain(refusal({ status: 0, kind: 'network', msg: 'fetch failed' }))).toMatchObject({
       key: 'errors.network',

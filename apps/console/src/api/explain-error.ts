@@ -7,9 +7,10 @@ export interface Explanation {
   key: string;
   /**
    * values of the headline: `field` (a field name as the API spells it, shown by its label), `max`
-   * (a length limit), `seconds` (the wait a rate limit asks for), `name` and `size` (the file sent)
+   * (a length limit), `seconds` (the wait a rate limit asks for), `name` and `size` (the file sent),
+   * `status` (the HTTP status of an answer that was not the service's)
    */
-  params: { field?: string; max?: number; seconds?: number; name?: string; size?: string };
+  params: { field?: string; max?: number; seconds?: number; name?: string; size?: string; status?: number };
   /** the envelope's `msg`, when the service answered with one */
   serverMsg?: string;
   requestId?: string;
@@ -88,6 +89,15 @@ export interface CallContext {
 
 export function explain(error: unknown, context: CallContext = {}): Explanation {
   if (!isApiError(error)) return { key: 'errors.other', params: {}, sessionEnded: false };
+  // not the service's answer but a page of what stands before it (a proxy's 502), which the SDK quotes
+  // as the message (the service's own messages are text): its status, not its markup
+  if (error.status !== 0 && /^\s*</.test(error.msg))
+    return {
+      key: 'errors.notTheService',
+      params: { status: error.status },
+      requestId: error.requestId,
+      sessionEnded: false,
+    };
   const answered = error.status !== 0;
   const msg = answered ? error.msg : '';
   let headline: Recognised = {

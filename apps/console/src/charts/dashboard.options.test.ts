@@ -9,6 +9,7 @@ import {
   fitWordCloud,
   MAP_BOTTOM,
   mapOption,
+  onChinaMap,
   rankingOption,
   TREND_DATE_MARGIN,
   TREND_LEFT,
@@ -252,5 +253,25 @@ describe('dashboard charts in a narrow window', () => {
     // the scale and its figures (about 20 px) fit under the map's box
     expect(option.visualMap.bottom + option.visualMap.itemWidth + 20).toBeLessThanOrEqual(MAP_BOTTOM);
     expect(option.geo.zoom ?? 1).toBe(1);
+  });
+
+  it('a city is drawn where the China map is; one outside it (San Francisco) is not drawn beside the map', () => {
+    const geo: Record<string, [number, number]> = {
+      广州: [113.27, 23.13],
+      三沙: [112.34, 16.83],
+      漠河: [122.54, 52.97],
+      'San Francisco': [-122.42, 37.77],
+      Paris: [2.35, 48.86],
+      Sydney: [151.21, -33.87],
+    };
+    const data = Object.keys(geo).map((name) => ({ name, value: 1 }));
+    const option = mapOption([], { data, geo }, { users: 'Users', cities: 'City' }) as {
+      series: Array<{ type: string; data: Array<{ name: string }> }>;
+    };
+    const drawn = option.series.find((x) => x.type === 'scatter')!.data.map((c) => c.name);
+    expect(drawn).toEqual(['广州', '三沙', '漠河']);
+    for (const name of ['San Francisco', 'Paris', 'Sydney']) expect(onChinaMap(geo[name])).toBeUndefined();
+    expect(onChinaMap(undefined)).toBeUndefined();
+    expect(onChinaMap([113.27])).toBeUndefined();
   });
 });

@@ -295,6 +295,21 @@ export function fitWordCloud(
   };
 }
 
+/**
+ * The longitudes and latitudes the China map spans (its westernmost point to its easternmost, the
+ * Nansha islands to the Heilongjiang): a city outside them would be drawn beside the map, off its
+ * box, so it is listed under the regions not on the map instead.
+ */
+const CHINA_MAP_EXTENT = { west: 73.4, east: 135.1, south: 3.4, north: 53.6 };
+
+/** The coordinates a city has on the China map: none when it has none, or they lie off the map. */
+export function onChinaMap(at: readonly number[] | undefined): readonly [number, number] | undefined {
+  if (!at || at.length < 2) return undefined;
+  const [lng, lat] = at as [number, number];
+  const { west, east, south, north } = CHINA_MAP_EXTENT;
+  return lng >= west && lng <= east && lat >= south && lat <= north ? [lng, lat] : undefined;
+}
+
 export function mapOption(
   provinces: MapItem[],
   scatter: ScatterData,
@@ -303,7 +318,7 @@ export function mapOption(
 ): EChartsCoreOption {
   const max = Math.max(1, ...provinces.map((p) => p.value));
   const cities = scatter.data.flatMap((c) => {
-    const at = scatter.geo[c.name];
+    const at = onChinaMap(scatter.geo[c.name]);
     return at ? [{ name: c.name, value: [at[0], at[1], c.value] }] : [];
   });
   return {

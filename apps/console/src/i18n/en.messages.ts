@@ -86,6 +86,8 @@ export const en = {
       UNREADABLE: 'This EPUB could not be read: it is damaged.',
     },
     other: 'The request failed.',
+    notTheService:
+      'The admin service did not answer: something in front of it (a proxy) replied with HTTP {status}. Try again in a moment; if it lasts, the service may be stopped.',
     serverSays: 'The service says: {msg}',
   },
   dashboard: {

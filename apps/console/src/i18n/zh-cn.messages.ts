@@ -88,6 +88,8 @@ export const zhCN: Messages = {
       UNREADABLE: '无法读取该 EPUB：文件已损坏。',
     },
     other: '请求失败。',
+    notTheService:
+      '管理服务没有应答：它前面的代理返回了 HTTP {status}。请稍后重试；如果持续出现，服务可能已停止。',
     serverSays: '服务返回：{msg}',
   },
   dashboard: {
