@@ -64,6 +64,8 @@ describe.each(dialects)('kept book details on $name', (dialect) => {
     expect(anon).toMatchObject({ readerNum: 2, rankNum: 1, rankAvg: '5' });
     expect((await detail(fileName, 'other')).rank).toBe(0);
     expect((await detail(fileName, 'unregistered')).rank).toBe(0);
+    // an openId that has not registered records no view (docs/decisions/views-of-registered-readers.md)
+    expect((await detail(fileName)).readerNum).toBe(2);
 
     const head = await t.app.inject({
       method: 'HEAD',

@@ -2,6 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { wechatCodeToSession } from '../src/platforms/wechat.client.js';
 import { dialects, get, type Harness, harness } from './helpers.js';
 import {
   alipayKeys,
@@ -83,6 +84,22 @@ describe.each(dialects)('spec §4.3 / decisions.md §3 login-code exchange on $n
         js_code: 'c0de',
         grant_type: 'authorization_code',
       });
+    });
+
+    it('a base URL with a path keeps it (an egress proxy), with or without its trailing slash', async () => {
+      wx.handle = (_req, res) => json(res, 200, { openid: 'wx-open', session_key: 'wx-session' });
+      for (const base of [`${wx.url}/wxproxy`, `${wx.url}/wxproxy/`, wx.url]) {
+        const answer = await wechatCodeToSession(
+          { baseUrl: base, timeoutMs: 1000, fetch: globalThis.fetch },
+          { appId: 'wxclient', secret: 's', code: 'c' },
+        );
+        expect(answer).toEqual({ openid: 'wx-open', session_key: 'wx-session' });
+      }
+      expect(wx.requests.map((r) => r.url.pathname)).toEqual([
+        '/wxproxy/sns/jscode2session',
+        '/wxproxy/sns/jscode2session',
+        '/sns/jscode2session',
+      ]);
     });
 
     it("the server's secret for a known appId wins over the client's", async () => {

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { updateBook } from '@readlib/data';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BOOK_PAGE_CSP } from '../src/routes/res/res.routes.js';
 import { dialects, type Harness, harness, seedBook } from './helpers.js';
 
 const EPUB_BYTES = Buffer.from('PK\u0003\u0004 not really a zip, but bytes to send');
@@ -27,7 +28,7 @@ describe.each(dialects)('stored EPUBs under /res/epub/ on $name', (dialect) => {
     expect(res.headers['content-disposition']).toBe(
       `attachment; filename="hlm.epub"; filename*=UTF-8''%E7%BA%A2%E6%A5%BC%E6%A2%A6.epub`,
     );
-    expect(res.headers['content-security-policy']).toBe("script-src 'none'; form-action 'none'");
+    expect(res.headers['content-security-policy']).toBe(BOOK_PAGE_CSP);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.rawPayload.equals(EPUB_BYTES)).toBe(true);
 

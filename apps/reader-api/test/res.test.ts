@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { FileStore, isSafeStorePath } from '@readlib/epub';
 import { makeEpub, TINY_PNG } from '@readlib/epub/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BOOK_PAGE_CSP } from '../src/routes/res/res.routes.js';
 import { dialects, type Harness, harness, seedBook } from './helpers.js';
 
 const OPF = '<?xml version="1.0"?><package>0123456789abcdefghij</package>';
@@ -35,7 +37,7 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(OPF);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(res.headers['content-security-policy']).toBe("script-src 'none'; form-action 'none'");
+    expect(res.headers['content-security-policy']).toBe(BOOK_PAGE_CSP);
     expect(res.headers.etag).toBeTruthy();
     expect(res.headers['accept-ranges']).toBe('bytes');
     const again = await t.app.inject({
@@ -194,6 +196,30 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
       expect(again.rawPayload.length).toBe(0);
     });
 
+    it('every answer of a page varies by Accept-Encoding, also the plain copy and a range (a cache keeps them apart)', async () => {
+      write('img/cover.png', 'p'.repeat(4096));
+      const answers = {
+        plain: await t.app.inject(url),
+        identity: await t.app.inject({ url, headers: { 'accept-encoding': 'identity' } }),
+        range: await t.app.inject({ url, headers: { range: 'bytes=0-9', 'accept-encoding': 'gzip' } }),
+        gzip: await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } }),
+      };
+      for (const [name, res] of Object.entries(answers)) {
+        const vary = String(res.headers.vary ?? '')
+          .split(/\s*,\s*/)
+          .map((v) => v.toLowerCase());
+        // once each, beside CORS's Origin
+        expect([name, vary.filter((v) => v === 'accept-encoding').length]).toEqual([name, 1]);
+        expect([name, vary.includes('origin')]).toEqual([name, true]);
+      }
+      // a picture is never compressed: nothing to vary by
+      const picture = await t.app.inject({
+        url: '/res/img/cover.png',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(String(picture.headers.vary ?? '')).not.toMatch(/accept-encoding/i);
+    });
+
     it('a range is the slice of the plain page, 206; pictures, EPUBs and small errors go as they are', async () => {
       const range = await t.app.inject({ url, headers: { range: 'bytes=0-9', 'accept-encoding': 'gzip' } });
       expect(range.statusCode).toBe(206);
@@ -214,6 +240,24 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     });
   });
 
+  it("a book's page runs no script, posts no form and is sandboxed (no meta refresh away), as nginx serves it too", () => {
+    const directives = BOOK_PAGE_CSP.split(/\s*;\s*/);
+    expect(directives).toContain("script-src 'none'");
+    expect(directives).toContain("form-action 'none'");
+    // a sandbox keeps automatic navigation out; its origin stays (allow-same-origin), scripts stay off
+    const sandbox = directives.find((d) => d.startsWith('sandbox'))!.split(/\s+/);
+    expect(sandbox).toContain('allow-same-origin');
+    for (const flag of ['allow-scripts', 'allow-top-navigation', 'allow-forms'])
+      expect(sandbox).not.toContain(flag);
+    const site = readFileSync(
+      fileURLToPath(new URL('../../../deploy/nginx/readlib.conf', import.meta.url)),
+      'utf8',
+    );
+    const served = [...site.matchAll(/add_header Content-Security-Policy "([^"]+)"/g)].map((m) => m[1]);
+    expect(served.length).toBeGreaterThan(0);
+    for (const csp of served) expect(csp).toBe(BOOK_PAGE_CSP);
+  });
+
   it('every answer under /res/ carries the script-free CSP, errors included; only files are cached', async () => {
     const answers = await Promise.all([
       t.app.inject('/res/img/none.png'),
@@ -222,7 +266,7 @@ describe.each(dialects)('decisions.md §1 file store under /res/ on $name', (dia
     ]);
     expect(answers.map((r) => r.statusCode)).toEqual([404, 416, 412]);
     for (const res of answers) {
-      expect(res.headers['content-security-policy']).toBe("script-src 'none'; form-action 'none'");
+      expect(res.headers['content-security-policy']).toBe(BOOK_PAGE_CSP);
       expect(res.headers['cache-control'] ?? '').not.toMatch(/immutable/);
     }
   });

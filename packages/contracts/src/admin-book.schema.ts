@@ -14,7 +14,7 @@ export const AdminBook = Type.Object(
     language: Type.String({ description: 'Language.' }),
     category: Type.Integer({ description: 'Category id.' }),
     categoryText: Type.String({ description: 'Category name.' }),
-    cover: Type.String({ description: 'Cover URL.' }),
+    cover: Type.String({ description: "Cover URL; '' when the book has no cover." }),
     rootFile: Type.String({ description: 'Root file path.' }),
   },
   { $id: 'AdminBook', description: 'Administration e-book (spec §2.10).' },

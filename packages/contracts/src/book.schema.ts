@@ -6,7 +6,7 @@ export const BookSummary = Type.Object(
   {
     id: Type.Integer({ description: 'Record id.' }),
     fileName: Type.String({ description: 'E-book file name, the unique identifier of the book.' }),
-    cover: Type.String({ description: 'Cover image URL (absolute).' }),
+    cover: Type.String({ description: "Cover image URL (absolute); '' when the book has no cover." }),
     title: Type.String({ description: 'Title.' }),
     author: Type.String({ description: 'Author.' }),
     publisher: Type.String({ description: 'Publisher.' }),

@@ -7,7 +7,8 @@ export const ContentsEntry = Type.Object(
   {
     id: Type.String({ description: 'Entry id (the navigation point id).' }),
     href: Type.String({
-      description: 'Target of the entry, relative to the package root file, with fragment.',
+      description:
+        'Target of the entry: its path inside the archive (relative to `/res/unzip/<fileName>/`, not to the package file), with its #fragment.',
     }),
     label: Type.String({ description: 'Entry title as shown in the table of contents.' }),
     level: Type.Integer({ minimum: 0, description: 'Nesting depth: 0 for top-level entries.' }),

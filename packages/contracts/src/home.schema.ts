@@ -8,8 +8,13 @@ export const CategoryItem = Type.Object(
     category: Type.Integer({ description: 'Category id.' }),
     categoryText: Type.String({ description: 'Category name.' }),
     num: Type.Integer({ minimum: 0, description: 'Number of books in the category.' }),
-    cover: Type.String({ description: 'Cover URL of one book of the category.' }),
-    cover2: Type.String({ description: 'Cover URL of a second book of the category.' }),
+    cover: Type.String({
+      description: "Cover URL of one book of the category; '' when none of its books has a cover.",
+    }),
+    cover2: Type.String({
+      description:
+        "Cover URL of a second book of the category; the first's when it has one cover only ('' with none).",
+    }),
   },
   { $id: 'CategoryItem', description: 'Category item (spec §2.5).' },
 );

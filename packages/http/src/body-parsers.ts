@@ -11,8 +11,13 @@ import secureJson from 'secure-json-parse';
  */
 export function installBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    if (body === '') return done(invalid('the body is empty, with content-type application/json'));
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '') {
+      // a POST taking no body (POST /user/info, /user/logout) is sent by clients that set the JSON
+      // content-type on every request: nothing to parse, nothing missing
+      if (!takesBody(req)) return done(null, undefined);
+      return done(invalid('the body is empty, with content-type application/json'));
+    }
     try {
       done(null, secureJson.parse(body as string, { protoAction: 'error', constructorAction: 'error' }));
     } catch (err) {
@@ -26,6 +31,11 @@ export function installBodyParsers(app: FastifyInstance): void {
       );
     }
   });
+}
+
+/** Whether the request's route reads a body (its schema has one). */
+function takesBody(req: FastifyRequest): boolean {
+  return (req.routeOptions.schema as { body?: unknown } | undefined)?.body !== undefined;
 }
 
 /** What a route with no parser for a request's content-type answers (Fastify's says "Unsupported Media Type"). */

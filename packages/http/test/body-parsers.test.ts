@@ -90,4 +90,13 @@ describe('request bodies: what is refused says why, in the envelope', () => {
       { code: -1, msg: 'the body is empty, with content-type application/json' },
     ]);
   });
+
+  it('a POST taking no body answers an empty one sent as JSON (clients that set the content-type on every call)', async () => {
+    const a = await appFor('admin');
+    a.post('/plain', async () => success('admin', undefined));
+    for (const payload of ['', '{}']) {
+      const res = await post(a, '/plain', payload, 'application/json');
+      expect([payload, res.statusCode, res.json()]).toEqual([payload, 200, { code: 0, msg: 'success' }]);
+    }
+  });
 });

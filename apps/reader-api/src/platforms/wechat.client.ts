@@ -12,7 +12,8 @@ export async function wechatCodeToSession(
   opts: WechatOptions,
   input: { appId: string; secret: string; code: string },
 ): Promise<OpenIdData> {
-  const url = new URL('/sns/jscode2session', opts.baseUrl);
+  // under the base's path, if it has one (an egress proxy at https://proxy.internal/wechat/)
+  const url = new URL('sns/jscode2session', opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
   url.search = new URLSearchParams({
     appid: input.appId,
     secret: input.secret,

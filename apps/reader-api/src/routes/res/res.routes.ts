@@ -7,17 +7,35 @@ import { findBook, type ReaderContext, syncCatalog } from '@readlib/catalog';
 import { AppError } from '@readlib/contracts';
 import { isSafeStorePath } from '@readlib/epub';
 import { failure } from '@readlib/http';
-import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import mimeDb from 'mime-db';
 import type { RouteOptions } from '../route-options.js';
 import { downloadDisposition } from './download-name.js';
 
 const YEAR_S = 365 * 24 * 60 * 60;
+
+/** A type mime-db marks compressible, as @fastify/compress decides what it compresses. */
+function compressible(contentType: unknown): boolean {
+  if (typeof contentType !== 'string') return false;
+  return mimeDb[contentType.split(';', 1)[0]!.trim().toLowerCase()]?.compressible === true;
+}
+
+/** Adds accept-encoding to the answer's Vary, once. */
+function varyByEncoding(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  const given = (Array.isArray(vary) ? vary.join(', ') : String(vary ?? '')).trim();
+  if (/(^|,)\s*accept-encoding\s*(,|$)/i.test(given)) return;
+  reply.header('vary', given ? `${given}, accept-encoding` : 'accept-encoding');
+}
 /**
  * A book's pages come from whoever made the EPUB and are served from the reader's own origin: no
- * script runs in them, and no form in them posts anywhere (a page asking for a password would
- * otherwise send it from the service's address).
+ * script runs in them, no form in them posts anywhere (a page asking for a password would otherwise
+ * send it from the service's address), and the sandbox stops what needs no script to leave the page
+ * (a `<meta http-equiv="refresh">` to another site). Its origin stays the reader's, for readers that
+ * show a page in a frame of their own, and a link may still open a new tab.
  */
-const CSP = "script-src 'none'; form-action 'none'";
+export const BOOK_PAGE_CSP =
+  "script-src 'none'; form-action 'none'; sandbox allow-same-origin allow-popups allow-popups-to-escape-sandbox";
 
 /**
  * The path, with every symlink resolved, is still inside the store (a symlink inside the store
@@ -81,7 +99,7 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
   // callback style, as the base app's hooks: only a long suffix range waits for a stat
   app.addHook('onRequest', (req, reply, done) => {
     // on every answer under /res/, errors included (setHeaders below reaches only the file's own)
-    reply.header('content-security-policy', CSP);
+    reply.header('content-security-policy', BOOK_PAGE_CSP);
     // If-Match compares strongly (RFC 9110 §13.1.1) and every ETag here is weak, so only `*` can match;
     // @fastify/send compares weakly and would let a write-guarding client go on against a changed file
     const ifMatch = req.headers['if-match'];
@@ -117,6 +135,13 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
   // deploy/nginx); never a range, which @fastify/compress leaves alone, nor an EPUB or a picture. Its
   // default threshold (1 KiB) applies to error envelopes only: a file is compressed whatever its size
   await app.register(fastifyCompress, { global: true, encodings: ['br', 'gzip'] });
+  // every answer of a type it compresses varies by Accept-Encoding, also when this one went as it is
+  // (no Accept-Encoding, a range): it says so only on what it compressed, and a cache in front would keep
+  // the plain copy for a year (immutable) and serve it to clients that take brotli
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (compressible(reply.getHeader('content-type'))) varyByEncoding(reply);
+    done(null, payload);
+  });
   await app.register(fastifyStatic, {
     root: config.storageDir,
     prefix: '/res/',
@@ -132,7 +157,7 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
     allowedPath: (pathname, root) => isSafeStorePath(pathname) && staysInStore(root, pathname),
     setHeaders: (res) => {
       res.setHeader('cache-control', `public, max-age=${YEAR_S}, immutable`);
-      res.setHeader('content-security-policy', CSP);
+      res.setHeader('content-security-policy', BOOK_PAGE_CSP);
       const disposition = dispositions.get(res);
       if (disposition !== undefined) res.setHeader('content-disposition', disposition);
     },
