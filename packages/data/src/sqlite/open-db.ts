@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
@@ -35,8 +35,22 @@ export interface SqliteFileOptions {
 }
 
 /** A SQLite file with everything in this folder wired together (see README.md). */
+/**
+ * A database file this opens first is created readable by its owner alone (0600), whatever the umask:
+ * it holds the operators' password hashes and every reader's openId, shelf and views. SQLite gives its
+ * -wal and -shm files the database's mode. A file that exists keeps the mode its owner gave it.
+ */
+function createPrivately(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+
 export function openSqliteFile(file: string, options: SqliteFileOptions = {}): SqliteHandle {
   mkdirSync(dirname(file), { recursive: true });
+  createPrivately(file);
   // two connections (split-driver.ts) so reads go on while a write waits for the other service;
   // the writer serves most reads too, hence the larger cache, and waits for locks with timers
   const writer = openSqlite(file, { busyTimeoutMs: 0, cacheMiB: 64 });
