@@ -120,10 +120,12 @@ export function createDb(config: DbConfig, options: CreateDbOptions = {}): DbHan
     // query ran on it (a server restart, pg_terminate_backend) emits 'error', which with no listener
     // ends the process. Its query fails by itself, as a 503 the request log shows,
     // and the pool drops the dead client, so this listener only keeps the process alive.
-    pool.on('connect', (client) => client.on('error', () => {}));
-    // the pool's connections, for destroy to close those a query still holds
+    // The pool's connections are also kept, for destroy to close those a query still holds.
     const open = new Set<pg.PoolClient>();
-    pool.on('connect', (client) => open.add(client));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      open.add(client);
+    });
     pool.on('remove', (client) => open.delete(client));
     const listener = options.commitNotifications
       ? new CommitListener({ client: connection, ...options.commitNotifications })

@@ -34,7 +34,6 @@ export interface SqliteFileOptions {
   lockWaitMs?: number;
 }
 
-/** A SQLite file with everything in this folder wired together (see README.md). */
 /**
  * A database file this opens first is created readable by its owner alone (0600), whatever the umask:
  * it holds the operators' password hashes and every reader's openId, shelf and views. SQLite gives its
@@ -48,6 +47,7 @@ function createPrivately(file: string): void {
   }
 }
 
+/** A SQLite file with everything in this folder wired together (see README.md). */
 export function openSqliteFile(file: string, options: SqliteFileOptions = {}): SqliteHandle {
   mkdirSync(dirname(file), { recursive: true });
   createPrivately(file);

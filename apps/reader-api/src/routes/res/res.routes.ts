@@ -7,8 +7,9 @@ import { findBook, type ReaderContext, syncCatalog } from '@readlib/catalog';
 import { AppError } from '@readlib/contracts';
 import { isSafeStorePath } from '@readlib/epub';
 import { failure } from '@readlib/http';
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import mimeDb from 'mime-db';
+import vary from 'vary';
 import type { RouteOptions } from '../route-options.js';
 import { downloadDisposition } from './download-name.js';
 
@@ -20,13 +21,6 @@ function compressible(contentType: unknown): boolean {
   return mimeDb[contentType.split(';', 1)[0]!.trim().toLowerCase()]?.compressible === true;
 }
 
-/** Adds accept-encoding to the answer's Vary, once. */
-function varyByEncoding(reply: FastifyReply): void {
-  const vary = reply.getHeader('vary');
-  const given = (Array.isArray(vary) ? vary.join(', ') : String(vary ?? '')).trim();
-  if (/(^|,)\s*accept-encoding\s*(,|$)/i.test(given)) return;
-  reply.header('vary', given ? `${given}, accept-encoding` : 'accept-encoding');
-}
 /**
  * A book's pages come from whoever made the EPUB and are served from the reader's own origin: no
  * script runs in them, no form in them posts anywhere (a page asking for a password would otherwise
@@ -139,7 +133,9 @@ export const resRoutes: FastifyPluginAsync<RouteOptions> = async (app, { config,
   // (no Accept-Encoding, a range): it says so only on what it compressed, and a cache in front would keep
   // the plain copy for a year (immutable) and serve it to clients that take brotli
   app.addHook('onSend', (_req, reply, payload, done) => {
-    if (compressible(reply.getHeader('content-type'))) varyByEncoding(reply);
+    // once, whatever the case it was given in (vary.append, as the OPDS answers add it)
+    if (compressible(reply.getHeader('content-type')))
+      reply.header('vary', vary.append(String(reply.getHeader('vary') ?? ''), 'accept-encoding'));
     done(null, payload);
   });
   await app.register(fastifyStatic, {
